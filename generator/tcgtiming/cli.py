@@ -1,0 +1,184 @@
+"""The command line: ``tcgtiming validate | compile | schema | codes``.
+
+Exit codes: 0 success (valid input), 1 invalid input (diagnostics printed), 2 usage error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+from . import __version__
+from .diagnostics import CODES, Diagnostic
+from .frontend import compile_file, find_rule_files
+from .model import as_data
+from .report import Style, as_json, format_text, summary, use_color
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors: exit 2 with a short message (argparse's default)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _inputs(paths: list[str]) -> tuple[list[str], list[Diagnostic]]:
+    files, problems = [], []
+    for p in paths:
+        if not os.path.exists(p):
+            problems.append(Diagnostic("U401", f"no such file or directory: {p}", p, 0, 0))
+            continue
+        found = find_rule_files(p)
+        if not found:
+            problems.append(Diagnostic("U401", f"no .yaml file under {p}", p, 0, 0))
+        files += found
+    return files, problems
+
+
+def _print_diags(results, fmt: str, files: list[str]) -> None:
+    diags = [d for r in results for d in r.diagnostics]
+    if fmt == "json":
+        sys.stdout.write(as_json(diags, files) + "\n")
+        return
+    style = Style(use_color(sys.stdout))
+    for r in results:
+        for d in r.diagnostics:
+            line = r.doc.line_text(d.line) if r.doc is not None and r.doc.text else None
+            sys.stdout.write(format_text(d, line, style) + "\n\n")
+    sys.stdout.write(summary(diags, len(files)) + "\n")
+
+
+def cmd_validate(args) -> int:
+    files, problems = _inputs(args.paths)
+    if problems:
+        for d in problems:
+            sys.stderr.write(format_text(d, None) + "\n")
+        return 2
+    results = [compile_file(f) for f in files]
+    _print_diags(results, args.format, files)
+    bad = any(r.errors for r in results) or (args.strict and any(r.warnings for r in results))
+    return 1 if bad else 0
+
+
+def cmd_compile(args) -> int:
+    files, problems = _inputs([args.rules])
+    if problems:
+        for d in problems:
+            sys.stderr.write(format_text(d, None) + "\n")
+        return 2
+    results = [compile_file(f) for f in files]
+    if any(r.errors for r in results):
+        _print_diags(results, "text", files)
+        return 1
+    games = {r.game.id: as_data(r.game) for r in results}
+    text = json.dumps(games if len(games) != 1 else next(iter(games.values())), ensure_ascii=False, indent=2,
+                      sort_keys=False) + "\n"
+    if args.out:
+        _write_atomic(args.out, text)
+        sys.stderr.write(f"wrote {args.out}\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from .schema import json_schema
+
+    text = json.dumps(json_schema(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    if args.check:
+        try:
+            with open(args.check, encoding="utf-8") as fh:
+                current = fh.read()
+        except OSError as exc:
+            sys.stderr.write(f"cannot read {args.check}: {exc.strerror}\n")
+            return 1
+        if current != text:
+            sys.stderr.write(f"{args.check} is stale: run 'tcgtiming schema --out {args.check}'\n")
+            return 1
+        sys.stdout.write(f"{args.check} is current\n")
+        return 0
+    if args.out:
+        _write_atomic(args.out, text)
+        sys.stderr.write(f"wrote {args.out}\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_codes(args) -> int:
+    if args.format == "json":
+        sys.stdout.write(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "summary": c.summary}
+                                     for c in CODES.values()], indent=2) + "\n")
+    else:
+        for c in CODES.values():
+            sys.stdout.write(f"{c.code}  {c.severity:<7}  {c.name:<18}  {c.summary}\n")
+    return 0
+
+
+def _write_atomic(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="tcgtiming", description="The timing of trading card game turns: validate, compile, "
+                "simulate, chart and publish rule definitions.")
+    p.add_argument("--version", action="version", version=f"tcgtiming {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    v = sub.add_parser("validate", help="check rule files and report every problem",
+                       description="Check rule files (or every .yaml under a directory) and report every problem "
+                       "as file:line:col: error[CODE]: message. Exit 0 when valid, 1 when invalid, 2 on usage errors.")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="rule files or directories")
+    v.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for editors and CI")
+    v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    v.set_defaults(func=cmd_validate)
+
+    c = sub.add_parser("compile", help="compile a rule file and print the model as JSON",
+                       description="Compile a rule file into the timing graph (nodes with stable ids and explicit "
+                       "edges) and print it as JSON. Exit 1 (with diagnostics) when the file is invalid.")
+    c.add_argument("rules", metavar="RULES", help="a rule file or a directory of rule files")
+    c.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    c.set_defaults(func=cmd_compile)
+
+    s = sub.add_parser("schema", help="print the JSON Schema of the rule language",
+                       description="Print the JSON Schema of rule files (for editors: "
+                       "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--out", metavar="FILE", help="write the schema to FILE")
+    g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
+    s.set_defaults(func=cmd_schema)
+
+    k = sub.add_parser("codes", help="list every diagnostic code",
+                       description="List every diagnostic code with its severity and meaning.")
+    k.add_argument("--format", choices=("text", "json"), default="text")
+    k.set_defaults(func=cmd_codes)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if not getattr(args, "func", None):
+        p.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""The vocabulary: the closed registry of condition predicates and actions a rule file may name.
+
+Why a closed registry and not an expression language
+----------------------------------------------------
+Conditions and actions in rule files are written as *named predicates / actions with typed
+arguments*, combined with ``not`` / ``all`` / ``any``::
+
+    when: {count: {zone: hand, player: turn_player, gt: hand_limit}}
+    when: {all: [first_turn_of_game, {attacks_this_turn: {ge: 1}}]}
+    do:   {draw: {player: turn_player, count: 2}}
+
+* Every name and argument is checked when the file is loaded (unknown predicate, missing or
+  misspelt argument, a role or zone that the game does not define), with a located diagnostic
+  and a "did you mean". An embedded expression language (simpleeval, Jinja) resolves names only
+  when it runs, and Jinja turns an undefined name into ``None`` silently.
+* Evaluation cost is bounded by construction: there is no arithmetic, no power operator, no
+  string building (``9**(9**9)`` cannot be written).
+* Judges read ``first_attack_of_turn`` more easily than ``state.attacks == 0``.
+* The interpreter implements each entry as one small method; adding an entry here is the one
+  place to extend the language, and the JSON Schema and the reference page list the entries.
+
+Argument types
+--------------
+``role``      a role id of the game (turn_player, non_turn_player, attack_side, ...)
+``player``    a role id, or ``any`` / ``both``
+``zone``      a zone id of the game
+``int``       an integer, or the id of an integer constant of the game (``hand_limit``)
+``event``     an event id of the game
+``node``      a node id (absolute, or relative like a goto target)
+``name``      a free identifier (an option id, a state name)
+``list``      a list id of the game
+``text``      free text
+``bool``      true / false
+``enum:a|b``  one of the given words
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: str
+    required: bool = True
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    name: str
+    doc: str
+    params: tuple[Param, ...] = ()
+    compare: bool = False  # takes one of gt/ge/lt/le/eq (int) as well
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+COMPARATORS = ("gt", "ge", "lt", "le", "eq")
+STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
+
+
+def _p(spec: str, doc: str = "") -> Param:
+    """'name:type' or 'name?:type' (optional)."""
+    name, type_ = spec.split(":", 1)
+    return Param(name.rstrip("?"), type_, not name.endswith("?"), doc)
+
+
+def _entries(*items: Entry) -> dict[str, Entry]:
+    return {e.name: e for e in items}
+
+
+PREDICATES: dict[str, Entry] = _entries(
+    Entry("first_turn_of_game", "This is the first turn of the game (the starting player's first turn)."),
+    Entry("first_attack_of_turn", "No attack has been declared yet this turn."),
+    Entry("attacks_this_turn", "Compares the number of attacks declared this turn.", compare=True),
+    Entry("count", "Compares the number of cards in a zone of a player.",
+          (_p("zone:zone"), _p("player:player")), compare=True),
+    Entry("has_pending", "The player has at least one pending (triggered, not yet resolved) ability.",
+          (_p("player:player"),)),
+    Entry("has_state", "The player has a card in the zone in the given state (e.g. a reversed character).",
+          (_p("player:player"), _p("state:enum:" + STATES), _p("zone?:zone"))),
+    Entry("can_attack", "The player has a character that may declare an attack now.", (_p("player:role"),)),
+    Entry("opposing_character", "A character of the opponent stands in front of the attacking character."),
+    Entry("attacker_present", "The attacking character is still on the stage."),
+    Entry("defender_present", "The defending (blocking, guarding, front) character is still on the stage."),
+    Entry("chose", "The latest decision made at a player-action node took the given option.",
+          (_p("node:node"), _p("option:name"))),
+    Entry("revealed_is", "The card just revealed (trigger, damage, damage judgment) has the given card type.",
+          (_p("type:name"),)),
+    Entry("active_has", "The active character (top card) of the current party has the given trait or skill.",
+          (_p("trait:name"), _p("party?:name", "a list item id, or the foreach variable"))),
+    Entry("lost", "A loss condition of the game holds for the player.", (_p("player:player"),)),
+    Entry("stack_empty", "No played card or ability waits on the stack / in the resolution area."),
+)
+
+ACTIONS: dict[str, Entry] = _entries(
+    Entry("rule_processing", "Run the game's rule processing (check-type rules) until none applies."),
+    Entry("resolve_pending", "The player chooses one of their pending abilities and resolves it.", (_p("player:role"),)),
+    Entry("trigger", "Auto abilities waiting for this event become pending.", (_p("event:event"),)),
+    Entry("draw", "The player draws cards from the top of their deck.", (_p("player:role"), _p("count:int"))),
+    Entry("set_state", "Put cards of the player into a state (stand, rest, reverse, active, sleep, face up/down).",
+          (_p("player:role"), _p("to:enum:" + STATES), _p("zone?:zone"), _p("which?:enum:all|chosen|attacker|defender|reversed|sleeping|face_down"))),
+    Entry("move", "Move cards of the player from one zone to another.",
+          (_p("player:role"), _p("from:zone"), _p("to:zone"), _p("count?:int"), _p("which?:enum:top|chosen|all|revealed|attacker|defender|reversed"))),
+    Entry("reveal", "Reveal cards from the top of the player's deck into a zone (e.g. the resolution zone).",
+          (_p("player:role"), _p("count:int"), _p("to:zone"))),
+    Entry("discard_to_limit", "The player discards chosen cards from hand down to the limit.",
+          (_p("player:role"), _p("limit:int"), _p("to:zone"))),
+    Entry("place", "The player puts a card from hand onto the field (character, climax, power card, item).",
+          (_p("player:role"), _p("from:zone"), _p("to:zone"), _p("state?:enum:" + STATES))),
+    Entry("play", "The player plays a card or an ability of the given play kind.", (_p("player:role"), _p("kind:name"))),
+    Entry("declare_attack", "The player chooses an attacking character (and the attack's target or type).",
+          (_p("player:role"),)),
+    Entry("declare_block", "The player chooses a character to block / guard / defend with, or none.",
+          (_p("player:role"), _p("pay?:name", "what the block costs, e.g. guard_cost"))),
+    Entry("modify", "Change a value of the attacking or defending character until the end of the attack or turn.",
+          (_p("target:enum:attacker|defender"), _p("stat:enum:soul|power|ap|dp|attack|defense"),
+           _p("by?:int"), _p("by_level_of?:enum:attacker|defender"), _p("negate?:bool"))),
+    Entry("trigger_check", "Reveal the top card of the deck and carry out its trigger icon.", (_p("player:role"),)),
+    Entry("deal_damage", "Deal damage to the player equal to a value of the attacking character.",
+          (_p("player:role"), _p("amount:enum:soul|ap|attack|mental_attack"))),
+    Entry("damage_judgment", "Flip cards from the deck one at a time, equal to the attack; each goes where the rules send it.",
+          (_p("player:role"), _p("amount:enum:attack|mental_attack"))),
+    Entry("battle", "Compare the attacking and defending characters' values and apply the result.",
+          (_p("compare:enum:power|ap_dp|attack_defense"),)),
+    Entry("encore", "The player may pay the encore cost of a reversed character sent to the waiting room.",
+          (_p("player:role"), _p("cost?:int"))),
+    Entry("reset_damage", "Damage accumulated on units is removed."),
+    Entry("end_effects", "Effects that last 'until end of turn' end."),
+    Entry("resolve", "Resolve what is in the resolution area / on the stack."),
+    Entry("swap_slots", "The player swaps two stage positions (with their markers).", (_p("player:role"),)),
+    Entry("pass", "Do nothing and move on."),
+)
+
+
+def comparator_of(args: dict) -> tuple[str, object] | None:
+    found = [(k, v) for k, v in args.items() if k in COMPARATORS]
+    return found[0] if len(found) == 1 else None
