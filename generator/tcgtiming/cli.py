@@ -116,6 +116,33 @@ def cmd_codes(args) -> int:
     return 0
 
 
+def cmd_reference(args) -> int:
+    from .reference import BLOCKS, refresh
+
+    if not args.file:
+        for name, make in BLOCKS.items():
+            sys.stdout.write(f"## {name}\n\n{make()}\n\n")
+        return 0
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            current = fh.read()
+    except OSError as exc:
+        sys.stderr.write(f"cannot read {args.file}: {exc.strerror}\n")
+        return 2
+    fresh = refresh(current)
+    if args.check:
+        if fresh != current:
+            sys.stderr.write(f"{args.file}: generated reference tables are stale: run "
+                             f"'tcgtiming reference --update {args.file}'\n")
+            return 1
+        sys.stdout.write(f"{args.file}: generated reference tables are current\n")
+        return 0
+    if fresh != current:
+        _write_atomic(args.file, fresh)
+        sys.stderr.write(f"updated {args.file}\n")
+    return 0
+
+
 def _write_atomic(path: str, text: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
@@ -163,6 +190,15 @@ def parser() -> argparse.ArgumentParser:
                        description="List every diagnostic code with its severity and meaning.")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.set_defaults(func=cmd_codes)
+    r = sub.add_parser("reference", help="print or refresh the generated reference tables",
+                       description="Print the tables of diagnostic codes, predicates and actions, or refresh the "
+                       "generated blocks of a Markdown file (<!-- BEGIN GENERATED: name --> ... <!-- END GENERATED: "
+                       "name -->). With --check, exit 1 when they are stale.")
+    r.add_argument("file", nargs="?", metavar="FILE", help="a Markdown file with generated blocks (e.g. README.md)")
+    mode = r.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 when FILE's generated blocks are stale")
+    mode.add_argument("--update", action="store_true", help="rewrite FILE's generated blocks (the default with FILE)")
+    r.set_defaults(func=cmd_reference)
     return p
 
 

@@ -393,10 +393,22 @@ class Compiler:
                 return m.Text(f"{ev.name.ja or ''}の自動能力が待機状態になる",
                               f"auto abilities for '{ev.name.en or ''}' become pending")
         if spec.kind == "goto":
-            return m.Text(f"{spec.target} へ戻る", f"back to {spec.target}")
+            target = next((e.dst for e in self.edges if e.src == rec.id and e.kind in ("back", "jump")), None)
+            tl = self._target_label(target)
+            return m.Text(f"「{tl.ja}」へ", f"go to: {tl.en}")
         if spec.kind == "exit":
             return m.Text(f"{spec.from_}を終える", f"leave the {spec.from_}")
         return m.Text("", "")
+
+    def _target_label(self, target) -> m.Text:
+        if target is None:
+            return m.Text("?", "?")
+        if target in self.nodes:  # a synthetic begin/end node
+            return self.nodes[target].label
+        rec = self.recs[target]
+        if rec.spec.label is not None:
+            return text(rec.spec.label)
+        return m.Text(target, target)
 
     def _finish(self) -> m.Game | None:
         for nid, rec in self.recs.items():

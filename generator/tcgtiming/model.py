@@ -263,6 +263,8 @@ def as_data(obj):
     if is_dataclass(obj):
         out = {}
         for f in fields(obj):
+            if f.name in ("out_edges", "in_edges"):
+                continue  # derived indexes of 'edges'
             v = getattr(obj, f.name)
             if v is None or v == () or v is False and f.name == "may":
                 continue

@@ -98,7 +98,6 @@ PREDICATES: dict[str, Entry] = _entries(
 ACTIONS: dict[str, Entry] = _entries(
     Entry("rule_processing", "Run the game's rule processing (check-type rules) until none applies."),
     Entry("resolve_pending", "The player chooses one of their pending abilities and resolves it.", (_p("player:role"),)),
-    Entry("trigger", "Auto abilities waiting for this event become pending.", (_p("event:event"),)),
     Entry("draw", "The player draws cards from the top of their deck.", (_p("player:role"), _p("count:int"))),
     Entry("set_state", "Put cards of the player into a state (stand, rest, reverse, active, sleep, face up/down).",
           (_p("player:role"), _p("to:enum:" + STATES), _p("zone?:zone"), _p("which?:enum:all|chosen|attacker|defender|reversed|sleeping|face_down"))),

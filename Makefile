@@ -1,0 +1,53 @@
+# tcgtiming: `make site` (the main job on the shipped rules) and `make test`.
+# Both set up what they need: Debian packages when missing, Python packages in .venv.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+OUT := build
+APT_PACKAGES := graphviz fonts-ipaexfont-gothic
+
+.PHONY: site test setup system-deps python-deps clean schema reference
+
+site: setup
+	@rm -rf $(OUT).tmp && mkdir -p $(OUT).tmp/models
+	$(BIN)/tcgtiming validate $$(find rules -name "*.yaml" -not -path "*/scenarios/*" -not -path "*/rulings/*" | sort) tests/fixtures/mini
+	@for f in $$(find rules -name '*.yaml' -not -path '*/scenarios/*' -not -path '*/rulings/*' | sort) tests/fixtures/mini/game.yaml; do \
+	  g=$$(basename $$(dirname $$f)); \
+	  $(BIN)/tcgtiming compile $$f --out $(OUT).tmp/models/$$g.json || exit 1; \
+	done
+	@rm -rf $(OUT) && mv $(OUT).tmp $(OUT)
+	@echo "outputs: $(CURDIR)/$(OUT)/ (compiled models in $(OUT)/models/)"
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+setup: system-deps python-deps
+
+# Debian packages: installed only when missing (apt-get update runs only then).
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+python-deps: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	@touch $@
+
+schema: setup
+	$(BIN)/tcgtiming schema --out schema/tcgtiming-rules.schema.json
+
+reference: setup
+	$(BIN)/tcgtiming reference README.md --update
+
+clean:
+	rm -rf $(OUT) $(OUT).tmp $(VENV) .pytest_cache .hypothesis

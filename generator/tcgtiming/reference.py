@@ -1,0 +1,53 @@
+"""Reference tables generated from the code's own metadata (diagnostic codes, the vocabulary).
+
+README.md (and later the site) holds these tables between ``<!-- BEGIN GENERATED: name -->`` and
+``<!-- END GENERATED: name -->`` markers; ``tcgtiming reference --check README.md`` fails when
+they are stale, ``--update`` rewrites them (ruff-style).
+"""
+from __future__ import annotations
+
+import re
+
+from .diagnostics import CODES
+from .vocab import ACTIONS, COMPARATORS, PREDICATES
+
+
+def _args(entry) -> str:
+    parts = []
+    for p in entry.params:
+        t = p.type.replace("enum:", "").replace("|", " \\| ")
+        parts.append(f"`{p.name}`{'' if p.required else '?'}: {t}")
+    if entry.compare:
+        parts.append("one of " + "/".join(f"`{c}`" for c in COMPARATORS) + ": int")
+    return ", ".join(parts) or "—"
+
+
+def codes_table() -> str:
+    rows = ["| code | name | severity | meaning |", "|---|---|---|---|"]
+    rows += [f"| `{c.code}` | {c.name} | {c.severity} | {c.summary} |" for c in CODES.values()]
+    return "\n".join(rows)
+
+
+def vocab_table(registry) -> str:
+    rows = ["| name | arguments | meaning |", "|---|---|---|"]
+    rows += [f"| `{e.name}` | {_args(e)} | {e.doc} |" for e in registry.values()]
+    return "\n".join(rows)
+
+
+BLOCKS = {
+    "codes": codes_table,
+    "predicates": lambda: vocab_table(PREDICATES),
+    "actions": lambda: vocab_table(ACTIONS),
+}
+
+_BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END GENERATED: \2 -->)", re.S)
+
+
+def refresh(text: str) -> str:
+    def sub(mo):
+        name = mo.group(2)
+        if name not in BLOCKS:
+            return mo.group(0)
+        return f"{mo.group(1)}{BLOCKS[name]()}\n{mo.group(4)}"
+
+    return _BLOCK.sub(sub, text)
