@@ -93,6 +93,10 @@ PREDICATES: dict[str, Entry] = _entries(
           (_p("trait:name"), _p("party?:name", "a list item id, or the foreach variable"))),
     Entry("lost", "A loss condition of the game holds for the player.", (_p("player:player"),)),
     Entry("stack_empty", "No played card or ability waits on the stack / in the resolution area."),
+    # --- additions: ws ---
+    # --- additions: versus ---
+    # --- additions: gundam ---
+    # --- additions: aquarian ---
 )
 
 ACTIONS: dict[str, Entry] = _entries(
@@ -131,6 +135,10 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("resolve", "Resolve what is in the resolution area / on the stack."),
     Entry("swap_slots", "The player swaps two stage positions (with their markers).", (_p("player:role"),)),
     Entry("pass", "Do nothing and move on."),
+    # --- additions: ws ---
+    # --- additions: versus ---
+    # --- additions: gundam ---
+    # --- additions: aquarian ---
 )
 
 
