@@ -483,15 +483,31 @@ def check_graph(game: m.Game, doc) -> list[Diagnostic]:
         never_returns = {p.id for p in game.procedures if p.end not in _reach(p.begin, local)}
         if trapped and not any(game.nodes[x].callee in never_returns for x in trapped):
             order = {nid: i for i, nid in enumerate(game.nodes)}
-            trapped.sort(key=order.__getitem__)
-            cycle = _find_cycle(trapped[0], local, set(trapped))
             where = "the turn" if cid == "turn" else f"procedure '{cid}'"
-            shown = " -> ".join(cycle)
-            shown = f"cycle: {shown}" if len(cycle) > 1 and cycle[0] == cycle[-1] else f"dead end: {shown}"
-            back = next((x for x in cycle if any(e.kind in ("back", "jump") for e in out.get(x, ()))), cycle[-1] if cycle else trapped[0])
-            fail("C306", f"no way out: once here, the end of {where} is never reached ({shown})", back,
-                 help="give the loop an exit: a branch whose other case continues, or a condition that can become false")
+            for sink in _sinks(trapped, local, order):
+                cycle = _find_cycle(sink[0], local, set(sink))
+                shown = " -> ".join(cycle)
+                shown = f"cycle: {shown}" if len(cycle) > 1 and cycle[0] == cycle[-1] else f"dead end at {shown}"
+                back = next((x for x in cycle if any(e.kind in ("back", "jump") for e in out.get(x, ()))), cycle[0])
+                fail("C306", f"no way out: once here, the end of {where} is never reached ({shown})", back,
+                     help="give the loop an exit: a branch whose other case continues, or a condition that can become false")
     return diags
+
+
+def _sinks(trapped, succ, order):
+    """The places where the trapped nodes end up: strongly connected groups with no way further
+    (everything upstream of them is trapped only because it flows into them)."""
+    within = set(trapped)
+    reach = {x: _reach(x, lambda n: (d for d in succ(n) if d in within)) for x in trapped}
+    sinks, seen = [], set()
+    for x in sorted(trapped, key=order.__getitem__):
+        if x in seen:
+            continue
+        if all(x in reach[y] for y in reach[x]):
+            group = sorted(reach[x], key=order.__getitem__)
+            seen |= set(group)
+            sinks.append(group)
+    return sinks
 
 
 def _reach_calls(p, calls, skip_self):

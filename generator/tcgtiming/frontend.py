@@ -35,20 +35,34 @@ class Result:
 
 def compile_document(doc: Document) -> Result:
     res = Result(doc.file, doc, diagnostics=list(doc.diagnostics))
-    if not doc.ok or doc.data is None:
+    if doc.data is None:  # the YAML could not be read at all
         return _done(res)
     rf, diags = schema.validate(doc)
     res.diagnostics += diags
+    placeholders: tuple = ()
     if rf is None:
-        return _done(res)
-    res.diagnostics += checks.check_file(rf, doc)
+        if any(d.code == "S200" for d in diags):
+            return _done(res)
+        rf, placeholders = schema.recover(doc, diags)
+        if rf is None:
+            return _done(res)
+    later = checks.check_file(rf, doc)
     game, diags = compiler.build(rf, doc)
-    res.diagnostics += diags
+    later += diags
+    if placeholders:  # problems inside a replaced node are artefacts of the recovery
+        later = [d for d in later if not any(_inside(doc, d, p) for p in placeholders)]
+    res.diagnostics += later
     if game is not None and not res.errors:
         res.diagnostics += checks.check_graph(game, doc)
     if not res.errors:
         res.game = game
     return _done(res)
+
+
+def _inside(doc: Document, d: Diagnostic, path: tuple) -> bool:
+    span = doc.span(path)
+    return (d.line, d.col) >= (span.line, span.col) and (d.line < span.end_line or
+                                                       (d.line == span.end_line and d.col < span.end_col))
 
 
 def _done(res: Result) -> Result:

@@ -228,7 +228,9 @@ def _compose(doc: Document) -> None:
                                                   help="remove the tag; quote the value if it must be a string"))
                 raise _Abort
             if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                value, path, *_ = stack.pop()
+                value, path, _, _, start = stack.pop()
+                end = ev.end_mark
+                doc.spans[path] = Span(start.line, start.col, end.line + 1, end.column + 1)
                 _place(doc, stack, value, path, None)
                 continue
             if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is None:

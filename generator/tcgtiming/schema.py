@@ -389,25 +389,21 @@ def _unwrap(tp):
 
 def model_at(data: object, path: tuple):
     """The schema model class describing the mapping at ``path`` (or None)."""
-    model: type[BaseModel] | None = RuleFile
+    candidates: list = [RuleFile]
     cur = data
     for item in path:
-        if model is None:
-            return None
         if isinstance(item, int):
-            cur = cur[item] if isinstance(cur, list) and item < len(cur) else None
+            cur = cur[item] if isinstance(cur, list) and 0 <= item < len(cur) else None
             continue
-        if not isinstance(cur, dict):
+        model = _pick(candidates, cur)
+        if model is None or not isinstance(cur, dict):
             return None
         field = next((f for n, f in model.model_fields.items() if (f.alias or n) == item), None)
         if field is None:
             return None
-        cur = cur.get(item)
         candidates = list(_unwrap(field.annotation))
-        if isinstance(cur, list):
-            cur_item = cur[0] if cur else None
-        model = _pick(candidates, cur)
-    return model
+        cur = cur.get(item)
+    return _pick(candidates, cur)
 
 
 def _pick(candidates, value):
@@ -454,6 +450,76 @@ def validate(doc) -> tuple[RuleFile | None, list[Diagnostic]]:
         return RuleFile.model_validate(data, strict=True), []
     except ValidationError as exc:
         return None, _map_errors(doc, exc)
+
+
+NODE_LISTS = ("nodes", "then", "body", "else")
+PLACEHOLDER_LABEL = {"ja": "（不正なノード）", "en": "(invalid node)"}
+
+
+def recover(doc, diags: list[Diagnostic]):
+    """Error recovery (like a parser's synchronisation): drop unknown keys and replace each broken
+    node by a placeholder, so that the semantic checks can still report the other problems of the
+    file in the same run. Returns (rule file, placeholder paths), or (None, ()) when the damage is
+    outside node lists (a broken registry or top level) and nothing sensible can be checked.
+    The recovered file is never compiled into a model."""
+    import copy
+
+    data = copy.deepcopy(doc.data)
+    try:
+        RuleFile.model_validate(data, strict=True)
+        return None, ()
+    except ValidationError as exc:
+        errors = [(_real_path(doc.data, tuple(e["loc"])), e["type"]) for e in exc.errors(include_url=False)]
+    placeholders: set[tuple] = set()
+    for path, kind in sorted(errors, key=lambda pe: -len(pe[0])):
+        if kind == "extra_forbidden" and not any(path[:len(p)] == p for p in placeholders):
+            parent = _get(data, path[:-1])
+            if isinstance(parent, dict):
+                value = parent.pop(path[-1], None)
+                model = model_at(doc.data, path[:-1])
+                hint = did_you_mean(path[-1], allowed_keys(model)) if model else None
+                meant = hint.split("'")[1] if hint else None
+                if meant and meant not in parent:
+                    parent[meant] = value  # read it as the key the writer probably meant
+                continue
+        node_path = _enclosing_node(path)
+        if node_path is None:
+            return None, ()
+        if any(node_path[:len(p)] == p for p in placeholders):
+            continue
+        original = _get(data, node_path)
+        placeholder = {"kind": "auto", "label": dict(PLACEHOLDER_LABEL)}
+        if isinstance(original, dict) and isinstance(original.get("id"), str):
+            placeholder["id"] = original["id"]
+        _set(data, node_path, placeholder)
+        placeholders = {p for p in placeholders if p[:len(node_path)] != node_path} | {node_path}
+    try:
+        return RuleFile.model_validate(data, strict=True), tuple(placeholders)
+    except ValidationError:
+        return None, ()
+
+
+def _enclosing_node(path: tuple):
+    for i in range(len(path) - 1, 0, -1):
+        if isinstance(path[i], int) and isinstance(path[i - 1], str) and path[i - 1] in NODE_LISTS:
+            return path[: i + 1]
+    return None
+
+
+def _get(data, path):
+    cur = data
+    for p in path:
+        try:
+            cur = cur[p]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return cur
+
+
+def _set(data, path, value):
+    parent = _get(data, path[:-1])
+    if isinstance(parent, (list, dict)):
+        parent[path[-1]] = value
 
 
 def _map_errors(doc, exc: ValidationError) -> list[Diagnostic]:

@@ -1,0 +1,220 @@
+"""Schema and semantic checks: each problem gets its code, its place and a useful hint."""
+import pytest
+
+from tcgtiming.frontend import compile_file
+
+
+def diags(path):
+    res = compile_file(path)
+    return res, [(d.code, d.line, d.message, d.help) for d in res.diagnostics]
+
+
+def one(path, code):
+    res, ds = diags(path)
+    hits = [d for d in res.diagnostics if d.code == code]
+    assert len(hits) == 1, ds
+    assert res.game is None or hits[0].severity == "warning"
+    return hits[0]
+
+
+def line_of(path, needle):
+    for i, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in ln:
+            return i
+    raise AssertionError(needle)
+
+
+def test_fixture_compiles(tmp_path, variant):
+    res, ds = diags(variant())
+    assert ds == [] and res.game is not None
+
+
+def test_unknown_key_with_suggestion(variant):
+    p = variant(("          do: reset_damage", "          doo: reset_damage"))
+    d = one(p, "S201")
+    assert d.line == line_of(p, "doo:") and d.col == 11 and d.help == "did you mean 'do'?"
+
+
+def test_missing_required_key(variant):
+    p = variant(("    title: \"Mini: the fixture game's rules\"\n", ""))
+    d = one(p, "S202")
+    assert "'title'" in d.message and d.line == line_of(p, "  - id: mini")
+
+
+def test_wrong_type(variant):
+    p = variant(("  hand_limit: 5", "  hand_limit: [5]"))
+    d = one(p, "S203")
+    assert d.line == line_of(p, "hand_limit") and "found a list" in d.message
+
+
+def test_bad_enum_value_with_suggestion(variant):
+    p = variant(("              resolve: stack", "              resolve: stak"))
+    d = one(p, "S204")
+    assert d.help == "did you mean 'stack'?" and d.line == line_of(p, "resolve: stak")
+
+
+def test_bad_id_pattern(variant):
+    p = variant(("          id: play\n", "          id: pl.ay\n"))
+    d = one(p, "S204")
+    assert "not a valid id" in d.message
+
+
+def test_unknown_kind(variant):
+    p = variant(("        - {kind: trigger, event: turn_start}", "        - {kind: triger, event: turn_start}"))
+    d = one(p, "S205")
+    assert d.help == "did you mean 'trigger'?" and (d.line, d.col) == (line_of(p, "triger"), 18)
+
+
+def test_schema_and_semantic_errors_in_one_run(variant):
+    p = variant(("          do: reset_damage", "          doo: reset_damage"),
+                ("          actor: turn_player\n          label: {ja: プレイ", "          actor: nobody\n          label: {ja: プレイ"))
+    res, ds = diags(p)
+    assert [d[0] for d in ds] == ["C302", "S201"], ds
+
+
+def test_duplicate_id(variant):
+    p = variant(("  - {id: hand, name: {ja: 手札, en: hand}}", "  - {id: deck, name: {ja: 手札, en: hand}}"))
+    d = one(p, "C301")
+    assert "duplicate zone id 'deck'" in d.message
+
+
+def test_duplicate_node_id(variant):
+    p = variant(("        - {kind: check}\n        - kind: player", "        - {kind: check, id: play}\n        - kind: player"))
+    d = one(p, "C301")
+    assert "main.play" in d.message
+
+
+def test_unknown_procedure_with_suggestion(variant):
+    p = variant(("{kind: call, procedure: damage}", "{kind: call, procedure: damgae}"))
+    res, _ = diags(p)
+    d = next(d for d in res.diagnostics if d.code == "C302")
+    assert d.help == "did you mean 'damage'?"
+
+
+def test_unknown_event(variant):
+    p = variant(("        - {kind: trigger, event: turn_start}", "        - {kind: trigger, event: turn_strat}"))
+    res, _ = diags(p)
+    d = next(d for d in res.diagnostics if d.code == "C302")
+    assert d.help == "did you mean 'turn_start'?"
+
+
+def test_unknown_source_and_section(variant):
+    p = variant(('      cite: "mini#main"', '      cite: "mimi#main"'))
+    d = one(p, "C303")
+    assert d.message == "citation of unknown source 'mimi'" and d.help == "did you mean 'mini'?"
+
+
+def test_label_missing_a_language(variant):
+    p = variant(("label: {ja: ダメージ除去, en: damage is removed}", "label: {ja: ダメージ除去}"))
+    d = one(p, "C304")
+    assert "lacks the en text" in d.message
+
+
+def test_label_missing(variant):
+    p = variant(("          label: {ja: ダメージ除去, en: damage is removed}\n", ""))
+    d = one(p, "C304")
+    assert "has no label" in d.message
+
+
+def test_unreachable_node_after_goto(variant):
+    p = variant(('                - {kind: goto, target: "1", label: {ja: 1.へ戻る, en: back to 1.}}',
+                 '                - {kind: goto, target: "1", label: {ja: 1.へ戻る, en: back to 1.}}\n'
+                 '                - {kind: auto, label: {ja: 死んだ, en: dead}}'))
+    d = one(p, "C305")
+    assert "main.play.character.3" in d.message
+
+
+def test_loop_with_no_way_out(variant):
+    p = variant(
+        ("    - id: end\n      label: {ja: エンドフェイズ, en: end phase}\n      cite: \"mini#end\"\n      nodes:\n",
+         "    - id: end\n      label: {ja: エンドフェイズ, en: end phase}\n      cite: \"mini#end\"\n      nodes:\n"
+         "        - {kind: auto, id: spin, label: {ja: 回る, en: spin}}\n"
+         "        - {kind: goto, target: spin}\n"))
+    res, _ = diags(p)
+    d = next(d for d in res.diagnostics if d.code == "C306")
+    assert "cycle: end.spin -> end.2 -> end.spin" in d.message
+    assert res.game is None
+
+
+def test_window_without_close(variant):
+    p = variant(("              close: consecutive_passes\n", ""))
+    d = one(p, "C308")
+    assert "closing rule" in d.message
+
+
+def test_unknown_predicate_with_suggestion(variant):
+    p = variant(("when: attacker_present", "when: attacker_presnet"))
+    d = one(p, "C309")
+    assert d.help == "did you mean 'attacker_present'?"
+
+
+def test_unknown_action(variant):
+    p = variant(("do: reset_damage", "do: reset_damages"))
+    d = one(p, "C310")
+    assert d.help == "did you mean 'reset_damage'?"
+
+
+def test_bad_action_argument(variant):
+    p = variant(("do: {set_state: {player: turn_player, to: stand, zone: stage}}",
+                 "do: {set_state: {player: turn_player, to: stnad, zone: stage}}"))
+    d = one(p, "C311")
+    assert d.help == "did you mean 'stand'?"
+
+
+def test_unknown_integer_constant(variant):
+    p = variant(("gt: hand_limit}}", "gt: hand_limt}}"))
+    res, _ = diags(p)
+    d = next(d for d in res.diagnostics if d.code == "C302")
+    assert d.message == "unknown integer constant 'hand_limt'" and d.help == "did you mean 'hand_limit'?"
+
+
+def test_comparison_required(variant):
+    p = variant(("{count: {zone: hand, player: turn_player, gt: hand_limit}}", "{count: {zone: hand, player: turn_player}}"))
+    d = one(p, "C311")
+    assert "exactly one comparison" in d.message
+
+
+def test_reserved_id(variant):
+    p = variant(("          id: play\n", "          id: end\n"))
+    res, _ = diags(p)
+    assert any(d.code == "C312" for d in res.diagnostics)
+
+
+def test_no_citation(variant):
+    p = variant(('  cite: "mini#start"\n  phases:', "  phases:"), ('      cite: "mini#start"\n      nodes:', "      nodes:"))
+    res, _ = diags(p)
+    hits = [d for d in res.diagnostics if d.code == "C313"]
+    assert len(hits) == 3  # the three nodes of the start phase
+
+
+def test_unused_procedure_is_a_warning(variant):
+    p = variant(("                        - {kind: call, procedure: damage}", "                        - {kind: auto, label: {ja: x, en: x}}"))
+    res, _ = diags(p)
+    assert [d.code for d in res.diagnostics] == ["C315"] and res.game is not None
+
+
+def test_recursive_procedure(variant):
+    p = variant(("        do: {deal_damage: {player: non_turn_player, amount: soul}}",
+                 "        do: {deal_damage: {player: non_turn_player, amount: soul}}\n      - {kind: call, procedure: damage}"))
+    res, _ = diags(p)
+    assert any(d.code == "C317" for d in res.diagnostics)
+
+
+def test_exit_loop_outside_loop(variant):
+    p = variant(("        - kind: closed\n", "        - {kind: exit, from: loop}\n        - kind: closed\n"))
+    res, _ = diags(p)
+    assert any(d.code == "C307" and "outside any loop" in d.message for d in res.diagnostics)
+
+
+def test_missing_check_timing_procedure(variant):
+    p = variant(("check_timing: check\n", "check_timing: chek\n"))
+    res, _ = diags(p)
+    d = next(d for d in res.diagnostics if d.code == "C302")
+    assert d.help == "did you mean 'check'?"
+
+
+def test_every_problem_is_reported_not_just_the_first(variant):
+    p = variant(("do: reset_damage", "do: reset_damages"), ("when: attacker_present", "when: attacker_presnet"),
+                ('cite: "mini#main"', 'cite: "mini#mian"'), ("turn_start}\n        - {kind: check}", "turn_start}\n        - {kind: check, procedure: chekc}"))
+    res, _ = diags(p)
+    assert sorted(d.code for d in res.diagnostics) == ["C302", "C303", "C309", "C310"]
