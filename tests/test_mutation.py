@@ -1,0 +1,67 @@
+"""Property: any mutation of a valid rule file is either valid or gets located diagnostics, never a crash."""
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import MINI
+from tcgtiming.diagnostics import CODES
+from tcgtiming.frontend import compile_document
+from tcgtiming.loader import load_bytes
+from tcgtiming.report import format_text
+
+TEXT = MINI.read_text(encoding="utf-8")
+LINES = TEXT.splitlines(keepends=True)
+SNIPPETS = ["no", "yes", "1:30", "&a ", "*a", "\t", ": ", "- ", "{", "}", "[", "]", "kind: ", "id: ", "'", '"',
+            "goto", "target: 9", "cite: x#y", "日本", "\x00", "\\", "#", "---\n", "!!python/none ", "~", "-1", "  "]
+
+
+@st.composite
+def mutated(draw):
+    lines = list(LINES)
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "indent", "dedent", "replace_word"]))
+        i = draw(st.integers(0, len(lines) - 1))
+        if op == "delete" and len(lines) > 1:
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "swap":
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == "insert":
+            line = lines[i]
+            pos = draw(st.integers(0, len(line)))
+            piece = draw(st.one_of(st.sampled_from(SNIPPETS), st.text(max_size=4)))
+            lines[i] = line[:pos] + piece + line[pos:]
+        elif op == "indent":
+            lines[i] = "  " + lines[i]
+        elif op == "dedent":
+            lines[i] = lines[i][2:] if lines[i].startswith("  ") else lines[i]
+        elif op == "replace_word":
+            words = lines[i].split(" ")
+            k = draw(st.integers(0, len(words) - 1))
+            words[k] = draw(st.sampled_from(SNIPPETS + ["label", "lable", "nodes", "check", "turn_player", "x"]))
+            lines[i] = " ".join(words)
+    return "".join(lines)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_mutations_are_valid_or_located(text):
+    raw = text.encode("utf-8", "surrogatepass") if text else b""
+    doc = load_bytes(raw, "mutant.yaml")
+    res = compile_document(doc)
+    nlines = max(1, len(text.splitlines()) + 1)
+    if res.game is None:
+        assert res.errors, "no model but no error"
+    else:
+        assert not res.errors
+    for d in res.diagnostics:
+        assert d.code in CODES
+        assert 1 <= d.line <= nlines and d.col >= 1, d
+        rendered = format_text(d, doc.line_text(d.line) if doc.text else None)
+        assert rendered.startswith(f"mutant.yaml:{d.line}:{d.col}: {d.severity}[{d.code}]: ")
+
+
+def test_the_unmutated_file_is_valid():
+    res = compile_document(load_bytes(TEXT.encode(), "mini.yaml"))
+    assert res.game is not None and res.diagnostics == []
