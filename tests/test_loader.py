@@ -147,3 +147,10 @@ def test_not_a_rule_file(tmp_path):
     p.write_text("gmae: {}\n", encoding="utf-8")
     d = only(compile_file(p))
     assert d.code == "S200" and "game" in d.help
+
+
+def test_too_many_problems_stops_reading():
+    doc = load_bytes(b"k: 1\n" * 5000, "dups.yaml")
+    codes = [d.code for d in doc.diagnostics]
+    assert codes.count("Y103") == 100 and codes[-1] == "Y114"
+    assert doc.diagnostics[-1].line == 102

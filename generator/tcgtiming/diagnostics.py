@@ -40,6 +40,7 @@ _TABLE = [
     Code("Y111", "tag", "error", "Explicit YAML tags (!!python/..., !custom) are refused."),
     Code("Y112", "complex-key", "error", "A mapping key that is not a plain string."),
     Code("Y113", "number-range", "error", "A number too large to be meaningful."),
+    Code("Y114", "too-many-problems", "error", "So many problems that the loader stopped reading the file."),
     # --- schema -------------------------------------------------------------------------
     Code("S200", "unknown-file-kind", "error", "The top level does not say what the file is (no 'game:' key)."),
     Code("S201", "unknown-key", "error", "A key the language does not define at this place."),
