@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 from . import __version__
 from .diagnostics import CODES, Diagnostic
@@ -121,7 +122,7 @@ def cmd_reference(args) -> int:
 
     if not args.file:
         for name, make in BLOCKS.items():
-            sys.stdout.write(f"## {name}\n\n{make()}\n\n")
+            sys.stdout.write(f"## {name}\n\n{make(Path.cwd())}\n\n")
         return 0
     try:
         with open(args.file, encoding="utf-8") as fh:
@@ -129,7 +130,7 @@ def cmd_reference(args) -> int:
     except OSError as exc:
         sys.stderr.write(f"cannot read {args.file}: {exc.strerror}\n")
         return 2
-    fresh = refresh(current)
+    fresh = refresh(current, Path(args.file).resolve().parent)
     if args.check:
         if fresh != current:
             sys.stderr.write(f"{args.file}: generated reference tables are stale: run "

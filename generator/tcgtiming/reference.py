@@ -7,6 +7,7 @@ they are stale, ``--update`` rewrites them (ruff-style).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from .diagnostics import CODES
 from .vocab import ACTIONS, COMPARATORS, PREDICATES
@@ -34,20 +35,39 @@ def vocab_table(registry) -> str:
     return "\n".join(rows)
 
 
+def games_table(base: Path) -> str:
+    """One row per shipped game: the size of its compiled model."""
+    from .frontend import compile_file
+
+    rows = ["| game | phases | steps | procedures | check timings | priority windows | nodes | edges |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for path in sorted((base / "rules").glob("*/game.yaml")):
+        res = compile_file(path, str(path.relative_to(base)))
+        if res.game is None:
+            rows.append(f"| `{path.parent.name}` (invalid: {len(res.errors)} errors) | | | | | | | |")
+            continue
+        g, s = res.game, res.game.stats()
+        rows.append(f"| {g.name.en} ({g.name.ja}) | {s['phases']} | {s['steps']} | {s['procedures']} | "
+                    f"{s['check_timings']} | {s['priority_windows']} | {s['nodes']} | {s['edges']} |")
+    return "\n".join(rows)
+
+
 BLOCKS = {
-    "codes": codes_table,
-    "predicates": lambda: vocab_table(PREDICATES),
-    "actions": lambda: vocab_table(ACTIONS),
+    "codes": lambda base: codes_table(),
+    "predicates": lambda base: vocab_table(PREDICATES),
+    "actions": lambda base: vocab_table(ACTIONS),
+    "games": games_table,
 }
 
 _BLOCK = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END GENERATED: \2 -->)", re.S)
 
 
-def refresh(text: str) -> str:
+def refresh(text: str, base: Path) -> str:
+    """``text`` with its generated blocks rewritten; ``base`` is the folder holding ``rules/``."""
     def sub(mo):
         name = mo.group(2)
         if name not in BLOCKS:
             return mo.group(0)
-        return f"{mo.group(1)}{BLOCKS[name]()}\n{mo.group(4)}"
+        return f"{mo.group(1)}{BLOCKS[name](base)}\n{mo.group(4)}"
 
     return _BLOCK.sub(sub, text)

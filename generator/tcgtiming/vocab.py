@@ -94,7 +94,14 @@ PREDICATES: dict[str, Entry] = _entries(
     Entry("lost", "A loss condition of the game holds for the player.", (_p("player:player"),)),
     Entry("stack_empty", "No played card or ability waits on the stack / in the resolution area."),
     # --- additions: ws ---
+    Entry("damage_left", "Compares the points of the damage being dealt that are still to be dealt "
+          "(cards still to reveal or take one at a time); a call that deals damage sets them.", compare=True),
     # --- additions: versus ---
+    Entry("has_keyword", "The player has a card with the given keyword skill (in the zone, if one is given).",
+          (_p("player:player"), _p("keyword:name"), _p("zone?:zone"))),
+    Entry("stat_at_least", "A value of one battling character is at least a value of the other (e.g. the attacker's AP reaches the blocker's DP).",
+          (_p("who:enum:attacker|defender"), _p("stat:enum:power|ap|dp|attack|defense"),
+           _p("than:enum:attacker|defender"), _p("than_stat:enum:power|ap|dp|attack|defense"))),
     # --- additions: gundam ---
     # --- additions: aquarian ---
 )
@@ -137,8 +144,18 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("pass", "Do nothing and move on."),
     # --- additions: ws ---
     # --- additions: versus ---
+    Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
+          (_p("player:role"), _p("keyword:name"), _p("zone?:zone"))),
     # --- additions: gundam ---
+    Entry("resolve_triggered", "Abilities waiting for the event trigger and resolve at once, one after another; no one may play or cut in (a closed timing).",
+          (_p("event:event"),)),
     # --- additions: aquarian ---
+    Entry("forced_attack", "A character declares an attack by the rules, not by a player's choice, and pays no attack cost "
+          "(e.g. an aggressive active character attacking its own controller).",
+          (_p("target:role", "the attacked player"), _p("party?:name", "whose active character attacks: a list item id, or the foreach variable"))),
+    Entry("draw_modified", "The player draws a base number of cards, plus the X of every 'skill+X' and minus the X of every "
+          "'skill-X' skill of the characters they control, never fewer than min (default 0).",
+          (_p("player:role"), _p("base:int"), _p("skill:name", "the skill family, e.g. draw for draw+X / draw-X"), _p("min?:int"))),
 )
 
 
