@@ -187,6 +187,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
     s.set_defaults(func=cmd_schema)
 
+    # --- render command (charts) ---
+    # --- simulate command (interpreter) ---
+
     k = sub.add_parser("codes", help="list every diagnostic code",
                        description="List every diagnostic code with its severity and meaning.")
     k.add_argument("--format", choices=("text", "json"), default="text")
