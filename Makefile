@@ -17,8 +17,8 @@ site: setup
 	  g=$$(basename $$(dirname $$f)); \
 	  $(BIN)/tcgtiming compile $$f --out $(OUT).tmp/models/$$g.json || exit 1; \
 	done
-	# --- site: charts ---
-	# --- site: simulations ---
+	@# --- site: charts ---
+	@# --- site: simulations ---
 	@rm -rf $(OUT) && mv $(OUT).tmp $(OUT)
 	@echo "outputs: $(CURDIR)/$(OUT)/ (compiled models in $(OUT)/models/)"
 
