@@ -21,6 +21,22 @@ ANY_PLAYER = ("any", "both")
 
 
 class FileChecks:
+    @classmethod
+    def for_game(cls, game: m.Game, doc, extra_roles: tuple = ()) -> "FileChecks":
+        """Condition/action checks against a compiled game's registries (for scenario files)."""
+        self = cls.__new__(cls)
+        self.rf = type("Registries", (), {"constants": dict(game.constants), "rule_processes": [], "events": []})()
+        self.doc = doc
+        self.diags = []
+        self.roles, self.zones = set(game.roles), set(game.zones)
+        self.events, self.plays, self.lists = set(game.events), set(game.plays), set(game.lists)
+        self.procs = {c.id: None for c in game.procedures}
+        self.sources = {x.id: {y.id for y in x.sections} for x in game.sources.values()}
+        self.used_sections = set()
+        self.used = {"events": set(), "roles": set(), "plays": set(), "lists": set()}
+        self.extra_roles = extra_roles
+        return self
+
     def __init__(self, rf: s.RuleFile, doc):
         self.rf = rf
         self.doc = doc
@@ -55,6 +71,14 @@ class FileChecks:
                 self.opt_text(getattr(x, "note", None), (name, i, "note"))
                 if getattr(x, "cite", None) is not None:
                     self.cite(x.cite, (name, i, "cite"))
+        for i, rp in enumerate(rf.rule_processes):
+            path = ("rule_processes", i)
+            self.extra_roles = ("self",)
+            if rp.when is not None:
+                self.cond(rp.when, path + ("when",), {})
+            for j, a in enumerate(rp.do or []):
+                self.act(a, path + ("do", j), {})
+            self.extra_roles = ()
         for i, li in enumerate(rf.lists):
             self.unique([it.id for it in li.items], ("lists", i, "items"), f"item of list '{li.id}'")
             for j, it in enumerate(li.items):
@@ -267,8 +291,11 @@ class FileChecks:
             if n.player is not None:
                 self.role(n.player, path + ("player",), allow_any=n.result == "lose")
 
+    extra_roles: tuple = ()
+
     def role(self, value, path, allow_any=False):
-        if self.ref(value, self.roles, path, "role", ANY_PLAYER if allow_any else ()):
+        extra = (ANY_PLAYER if allow_any else ()) + self.extra_roles
+        if self.ref(value, self.roles, path, "role", extra):
             self.used["roles"].add(value)
 
     # --- predicates and actions -----------------------------------------------------------

@@ -83,10 +83,64 @@ def cmd_compile(args) -> int:
     return 0
 
 
+def cmd_simulate(args) -> int:
+    from .interpreter import SimulationError, simulate
+    from .trace import as_jsonl, as_markdown, as_text
+
+    if not os.path.isfile(args.scenario):
+        sys.stderr.write(format_text(Diagnostic("U401", f"no such file: {args.scenario}", args.scenario, 0, 0), None) + "\n")
+        return 2
+    if args.rules and not os.path.exists(args.rules):
+        sys.stderr.write(format_text(Diagnostic("U401", f"no such file or directory: {args.rules}", args.rules, 0, 0), None) + "\n")
+        return 2
+    res = compile_file(args.scenario, rules=args.rules)
+    if res.errors or res.scenario is None:
+        _print_diags([res], "text", [args.scenario])
+        return 1
+    sc = res.scenario
+    try:
+        run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
+    except SimulationError as exc:
+        loc = exc.loc
+        d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
+                       loc.col if loc else 0, help=exc.help)
+        line = None
+        if loc is not None:
+            try:
+                with open(loc.file, encoding="utf-8") as fh:
+                    lines = fh.read().splitlines()
+                line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
+            except OSError:
+                pass
+        sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
+        return 1
+    names = {pid: name for pid, name, _ in sc.players}
+    if args.format == "json":
+        text = as_jsonl(run)
+    elif args.format == "markdown":
+        text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang))
+    else:
+        text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout))
+    for at, loc in run.unused_choices:
+        sys.stderr.write(format_text(Diagnostic("R504", f"scripted choice at '{at}' was never used", loc.file, loc.line, loc.col), None) + "\n")
+    if args.out:
+        _write_atomic(args.out, text)
+        sys.stderr.write(f"wrote {args.out} ({len(run.entries)} entries)\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_schema(args) -> int:
     from .schema import json_schema
 
-    text = json.dumps(json_schema(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    if args.kind == "scenario":
+        from .scenario import json_schema as scenario_schema
+
+        data = scenario_schema()
+    else:
+        data = json_schema()
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     if args.check:
         try:
             with open(args.check, encoding="utf-8") as fh:
@@ -180,8 +234,9 @@ def parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_compile)
 
     s = sub.add_parser("schema", help="print the JSON Schema of the rule language",
-                       description="Print the JSON Schema of rule files (for editors: "
+                       description="Print the JSON Schema of rule files or scenario files (for editors: "
                        "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
+    s.add_argument("--kind", choices=("rules", "scenario"), default="rules", help="which file kind (default: rules)")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--out", metavar="FILE", help="write the schema to FILE")
     g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
@@ -189,6 +244,22 @@ def parser() -> argparse.ArgumentParser:
 
     # --- render command (charts) ---
     # --- simulate command (interpreter) ---
+    sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
+                        description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
+                        "the trace: every node visited, who acts, pending abilities, the stack, who holds priority, "
+                        "and the rule it follows. Exit 1 with located diagnostics when the scenario or the rules are "
+                        "invalid, when a scripted choice cannot be carried out, or (with --strict) when a decision is "
+                        "not scripted.")
+    sm.add_argument("scenario", metavar="SCENARIO", help="a scenario file")
+    sm.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: the game.yaml "
+                    "above the scenario's folder, or rules/<game>/game.yaml")
+    sm.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                    help="text (colour-coded when on a terminal), json (JSON Lines), markdown")
+    sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown)")
+    sm.add_argument("--strict", action="store_true", help="an unscripted decision is an error instead of a policy's pick")
+    sm.add_argument("--policy", choices=("pass", "first", "random"), help="override the scenario's policy for unscripted decisions")
+    sm.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
+    sm.set_defaults(func=cmd_simulate)
 
     k = sub.add_parser("codes", help="list every diagnostic code",
                        description="List every diagnostic code with its severity and meaning.")

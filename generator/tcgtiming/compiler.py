@@ -359,7 +359,7 @@ class Compiler:
             resolved = []
             for k, v in sorted(args.items()):
                 p = entry.param(k) if entry else None
-                if p is not None and p.type == "node":
+                if p is not None and p.type == "node" and rec is not None:
                     v = self.resolve(v, rec, path + (name, k) if isinstance(arg, dict) else path + (name,),
                                      what="node", containers=False) or v
                 resolved.append((k, v))
@@ -473,8 +473,11 @@ class Compiler:
             plays=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note)) for z in rf.plays}),
             lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
             constants=m.freeze_map(rf.constants),
-            rule_processes=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), (("type", p.type),))
-                                         for p in rf.rule_processes}),
+            rule_processes=m.freeze_map({
+                p.id: m.RuleProcess(p.id, text(p.name), p.type, cites_of(p.cite, ()), text(p.note),
+                                    self.condition(p.when, None, ("rule_processes", i, "when")) if p.when is not None else None,
+                                    tuple(self.action(a) for a in p.do or ()))
+                for i, p in enumerate(rf.rule_processes)}),
             check_timing=rf.check_timing,
             roles_swap=rf.turn.roles_swap,
             containers=m.freeze_map(containers),

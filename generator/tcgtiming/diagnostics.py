@@ -7,6 +7,7 @@ Code families:
   Y1xx  reading the file and YAML syntax            (loader)
   S2xx  the shape of the document: keys and types   (schema)
   C3xx  meaning: references, labels, citations, control flow (checks)
+  R5xx  running a scenario (the interpreter)
   U4xx  usage: paths and arguments given to the command line
 """
 from __future__ import annotations
@@ -66,6 +67,13 @@ _TABLE = [
     Code("C315", "unused", "warning", "A procedure, event, role or source section defined but never used."),
     Code("C316", "no-check-timing", "error", "A 'check' node but the game defines no check timing procedure."),
     Code("C317", "recursive-call", "error", "A procedure that calls itself, directly or through others."),
+    # --- running a scenario -------------------------------------------------------------
+    Code("R501", "unscripted-decision", "error", "In --strict mode, a decision the scenario does not script."),
+    Code("R502", "step-budget", "error", "The run exceeded its step budget: the message names the repeating cycle of node ids."),
+    Code("R503", "impossible-choice", "error", "A scripted choice that cannot be carried out (an option not available, a card not there, a play not allowed at this timing)."),
+    Code("R504", "unused-choice", "warning", "A scripted choice that the run never reached."),
+    Code("R505", "expectation", "error", "A fact the scenario expects of its trace does not hold."),
+    Code("R506", "no-rules", "error", "The rule file of the scenario's game cannot be found or is invalid."),
     # --- usage --------------------------------------------------------------------------
     Code("U401", "no-input", "error", "A path given on the command line does not exist or holds no YAML file."),
 ]

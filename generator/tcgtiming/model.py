@@ -201,6 +201,17 @@ class Named:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleProcess:
+    id: str
+    name: Text
+    type: str  # interrupt | check
+    cites: tuple[Citation, ...] = ()
+    note: Text | None = None
+    when: Condition | None = None
+    actions: tuple[Action, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     id: str
     name: Text
@@ -212,7 +223,7 @@ class Game:
     plays: Mapping[str, Named]
     lists: Mapping[str, tuple[Named, ...]]
     constants: Mapping[str, object]
-    rule_processes: Mapping[str, Named]
+    rule_processes: Mapping[str, RuleProcess]
     check_timing: str | None
     roles_swap: bool
     containers: Mapping[str, Container]

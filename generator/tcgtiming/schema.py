@@ -257,11 +257,17 @@ class NamedList(Model):
 
 
 class RuleProcess(Model):
+    """A rule of the game's rule processing. ``when`` is tested for each player in turn (the role
+    ``self`` names that player); ``do`` runs when it holds. Interrupt-type rules run as soon as
+    they apply, even mid-resolution; check-type rules wait for a ``rule_processing`` action."""
+
     id: Id
     name: Text
     type: Literal["interrupt", "check"]
     note: Text | None = None
     cite: Cite | None = None
+    when: Condition | None = None
+    do: list[Action] | None = None
 
 
 class Procedure(Model):
@@ -387,9 +393,9 @@ def _unwrap(tp):
         yield tp
 
 
-def model_at(data: object, path: tuple):
+def model_at(data: object, path: tuple, root=None):
     """The schema model class describing the mapping at ``path`` (or None)."""
-    candidates: list = [RuleFile]
+    candidates: list = [root or RuleFile]
     cur = data
     for item in path:
         if isinstance(item, int):
@@ -522,7 +528,7 @@ def _set(data, path, value):
         parent[path[-1]] = value
 
 
-def _map_errors(doc, exc: ValidationError) -> list[Diagnostic]:
+def _map_errors(doc, exc: ValidationError, root=None) -> list[Diagnostic]:
     grouped: dict[tuple, list[dict]] = {}
     for err in exc.errors(include_url=False):
         path = _real_path(doc.data, tuple(err["loc"]))
@@ -533,13 +539,13 @@ def _map_errors(doc, exc: ValidationError) -> list[Diagnostic]:
         e = errs[0]
         if "extra_forbidden" in types:
             key = path[-1]
-            model = model_at(doc.data, path[:-1])
+            model = model_at(doc.data, path[:-1], root)
             keys = allowed_keys(model) if model else []
             out.append(doc.diag("S201", f"unknown key '{key}' {_thing(model)}", path, key=True,
                                 help=did_you_mean(key, keys) or (one_of(keys) if keys else None)))
         elif "missing" in types:
             key = path[-1]
-            model = model_at(doc.data, path[:-1])
+            model = model_at(doc.data, path[:-1], root)
             out.append(doc.diag("S202", f"missing required key '{key}' {_thing(model)}", path[:-1]))
         elif "union_tag_invalid" in types:
             kind = e.get("ctx", {}).get("tag")

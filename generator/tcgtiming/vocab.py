@@ -142,6 +142,10 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("resolve", "Resolve what is in the resolution area / on the stack."),
     Entry("swap_slots", "The player swaps two stage positions (with their markers).", (_p("player:role"),)),
     Entry("pass", "Do nothing and move on."),
+    Entry("shuffle", "Shuffle a zone of the player (seeded: the same scenario shuffles the same way).",
+          (_p("player:role"), _p("zone:zone"))),
+    Entry("lose", "The player loses the game (two players losing in the same rule processing is a draw).",
+          (_p("player:player"),)),
     # --- additions: ws ---
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
@@ -162,3 +166,23 @@ ACTIONS: dict[str, Entry] = _entries(
 def comparator_of(args: dict) -> tuple[str, object] | None:
     found = [(k, v) for k, v in args.items() if k in COMPARATORS]
     return found[0] if len(found) == 1 else None
+
+
+# Effects of card abilities in scenarios. Players are named relative to the card: its controller
+# or the controller's opponent; cards as this card (self), the attacking or defending character,
+# the target chosen when the ability was played, or the item it answers on the stack.
+WHO = "enum:controller|opponent"
+EFFECTS: dict[str, Entry] = _entries(
+    Entry("draw", "The player draws cards.", (_p("who:" + WHO), _p("count:int"))),
+    Entry("move", "Move cards of the player from one zone to another (the top ones, this card, or the chosen target).",
+          (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:int"), _p("which?:enum:top|self|target"))),
+    Entry("set_state", "Put a card into a state.", (_p("target:enum:self|attacker|defender|target"), _p("to:enum:" + STATES))),
+    Entry("modify", "Change a value of a card until the end of the turn.",
+          (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense"),
+           _p("by:int"))),
+    Entry("damage", "Deal damage to a character: when it reaches the character's DP (or defense), the character goes to the zone.",
+          (_p("target:enum:attacker|defender|target"), _p("amount:int"), _p("to:zone"))),
+    Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
+    Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
+)
+

@@ -1,0 +1,380 @@
+"""Scenario files: the starting state of a turn, the cards with simple abilities, the players'
+choices, and (optionally) the facts expected of the trace.
+
+Validated by the same front end as rule files (loader -> pydantic shape -> checks against the
+compiled game), with the same located diagnostics. ``load_scenario`` returns an immutable
+``Scenario`` that the interpreter runs; it knows no YAML.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from pydantic import Field, ValidationError
+
+from . import model as m
+from .compiler import cites_of, parse_cite, shorthand_args, text
+from .diagnostics import Diagnostic, did_you_mean, one_of
+from .schema import Action, Condition, Id, Model, Ref, Text, _map_errors
+from .vocab import EFFECTS, Entry
+
+STATS = ("level", "cost", "power", "soul", "ap", "dp", "attack", "mental_attack", "defense", "guard_cost", "encore_cost", "e")
+STATES = ("stand", "rest", "reverse", "active", "sleep", "face_up", "face_down")
+# Events the interpreter raises by itself, besides the game's own events (its trigger points).
+BUILTIN_EVENTS = {
+    "attack_declared": "an attack is declared (subject: the attacking card)",
+    "reversed": "a card becomes reversed (subject: that card)",
+    "placed": "a card is put onto the stage (subject: that card)",
+    "played": "a card or ability is played (subject: that card)",
+    "revealed": "a card is revealed from a deck (subject: that card)",
+    "check_timing": "a check timing begins",
+}
+
+
+class AbilitySpec(Model):
+    id: Id | None = None
+    label: Text | None = None
+    kind: Literal["auto", "activated"] = Field(description="auto: triggers on an event; activated: played in a window")
+    event: Ref | None = Field(None, description="auto: the game event or built-in event that triggers it")
+    subject: Literal["self", "any"] = Field("self", description="auto, card events: only when the event is about this card")
+    every: int | None = Field(None, description="auto: only on every n-th occurrence of the event")
+    zone: Ref | None = Field(None, description="the zone the card must be in for the ability to work (default: any)")
+    if_: Condition | None = Field(None, alias="if")
+    play: Ref | None = Field(None, description="activated: the play kind (windows allow kinds)")
+    cost: list[Action] = Field(default_factory=list, description="effects paid when it is played (e.g. move self to the discard pile)")
+    effect: list[Action] = Field(default_factory=list)
+
+
+class CardSpec(Model):
+    id: Id
+    name: str
+    type: Id = Field(description="character, event, climax, magic, unit, ... (free word)")
+    stats: dict[str, int] = Field(default_factory=dict)
+    traits: list[str] = Field(default_factory=list)
+    faction: str | None = None
+    triggers: list[str] = Field(default_factory=list)
+    state: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] | None = None
+    abilities: list[AbilitySpec] = Field(default_factory=list)
+
+
+class PlayerSpec(Model):
+    id: Id
+    name: str
+    zones: dict[str, list[Id]] = Field(default_factory=dict)
+
+
+class ChoiceSpec(Model):
+    at: Ref = Field(description="the node id where the decision is made")
+    take: Id | None = Field(None, description="an option id, or yes/no for a 'may' action, or pass/play in a window")
+    card: Id | None = Field(None, description="the card the decision uses (played, placed, attacking, blocking, ...)")
+    cards: list[Id] | None = None
+    ability: Id | None = Field(None, description="which pending ability to resolve, or which ability of the card to play")
+    target: Id | None = Field(None, description="the card an ability played here aims at")
+    note: Text | None = None
+
+
+class ExpectSpec(Model):
+    visits: list[Ref] | None = Field(None, description="node ids visited in this order (not necessarily adjacent)")
+    never: list[Ref] | None = Field(None, description="node ids never visited")
+    zones: dict[str, dict[str, Union[int, list[Id]]]] | None = Field(
+        None, description="player -> zone -> card count or card ids (in order) at the end")
+    result: Literal["lose", "draw", "ongoing"] | None = None
+    loser: Id | None = None
+
+
+class ScenarioMeta(Model):
+    id: Id
+    game: Id
+    title: Text
+    demonstrates: Text | None = None
+    seed: int = 0
+    first_turn: bool = False
+    turn_player: Id
+    turns: int = 1
+    policy: Literal["pass", "first", "random"] = "pass"
+    max_steps: int = 20_000
+    cite: Union[str, list[str], None] = None
+
+
+class ScenarioFile(Model):
+    scenario: ScenarioMeta
+    players: list[PlayerSpec]
+    cards: list[CardSpec] = Field(default_factory=list)
+    choices: list[ChoiceSpec] = Field(default_factory=list)
+    expect: ExpectSpec | None = None
+
+
+for _m in (AbilitySpec, CardSpec, ChoiceSpec, ScenarioFile):
+    _m.model_rebuild()
+
+
+# --- the immutable scenario the interpreter runs ------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Ability:
+    id: str
+    label: str
+    kind: str
+    event: str | None
+    subject: str
+    every: int | None
+    zone: str | None
+    condition: m.Condition | None
+    play: str | None
+    cost: tuple[m.Action, ...]
+    effect: tuple[m.Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    name: str
+    type: str
+    stats: tuple[tuple[str, int], ...]
+    traits: tuple[str, ...]
+    faction: str | None
+    triggers: tuple[str, ...]
+    state: str | None
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    at: str
+    take: str | None
+    card: str | None
+    cards: tuple[str, ...]
+    ability: str | None
+    target: str | None
+    loc: m.Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    game: str
+    file: str
+    title: m.Text
+    demonstrates: m.Text | None
+    seed: int
+    first_turn: bool
+    turn_player: str
+    turns: int
+    policy: str
+    max_steps: int
+    players: tuple[tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]], ...]  # (id, name, zones)
+    cards: m.Mapping[str, Card]
+    choices: tuple[Choice, ...]
+    expect: object | None
+    cites: tuple[m.Citation, ...] = ()
+
+
+def json_schema() -> dict:
+    schema = ScenarioFile.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "tcgtiming-scenario.schema.json"
+    schema["title"] = "tcgtiming scenario file"
+    return schema
+
+
+def is_scenario(data) -> bool:
+    return isinstance(data, dict) and "scenario" in data
+
+
+def validate(doc) -> tuple[ScenarioFile | None, list[Diagnostic]]:
+    try:
+        return ScenarioFile.model_validate(doc.data, strict=True), []
+    except ValidationError as exc:
+        return None, _map_errors(doc, exc, root=ScenarioFile)
+
+
+class ScenarioChecks:
+    """Meaning: card ids, zones, roles, events, node ids of choices, effects against the registry."""
+
+    def __init__(self, sf: ScenarioFile, game: m.Game, doc):
+        self.sf, self.game, self.doc = sf, game, doc
+        self.diags: list[Diagnostic] = []
+
+    def fail(self, code, message, path, *, key=False, help=None):
+        self.diags.append(self.doc.diag(code, message, path, key=key, help=help))
+
+    def run(self) -> list[Diagnostic]:
+        sf, game = self.sf, self.game
+        if sf.scenario.game != game.id:
+            self.fail("C302", f"scenario for game '{sf.scenario.game}' run with the rules of '{game.id}'", ("scenario", "game"))
+        pids = [p.id for p in sf.players]
+        if len(pids) != 2 or len(set(pids)) != 2:
+            self.fail("C301", "a scenario has exactly two players with different ids", ("players",))
+        if sf.scenario.turn_player not in pids:
+            self.fail("C302", f"unknown player '{sf.scenario.turn_player}'", ("scenario", "turn_player"),
+                      help=did_you_mean(sf.scenario.turn_player, pids))
+        cards = {}
+        for i, c in enumerate(sf.cards):
+            if c.id in cards:
+                self.fail("C301", f"duplicate card id '{c.id}'", ("cards", i, "id"))
+            cards[c.id] = c
+            for k in c.stats:
+                if k not in STATS:
+                    self.fail("S201", f"unknown stat '{k}'", ("cards", i, "stats", k), key=True,
+                              help=did_you_mean(k, STATS) or one_of(STATS))
+            ab_ids = set()
+            for j, ab in enumerate(c.abilities):
+                self.ability(ab, ("cards", i, "abilities", j))
+                if ab.id in ab_ids:
+                    self.fail("C301", f"duplicate ability id '{ab.id}'", ("cards", i, "abilities", j, "id"))
+                ab_ids.add(ab.id)
+        placed: dict[str, tuple] = {}
+        for i, p in enumerate(sf.players):
+            for zone, ids in p.zones.items():
+                if zone not in game.zones:
+                    self.fail("C302", f"unknown zone '{zone}'", ("players", i, "zones", zone), key=True,
+                              help=did_you_mean(zone, game.zones) or one_of(game.zones))
+                for j, cid in enumerate(ids):
+                    path = ("players", i, "zones", zone, j)
+                    if cid not in cards:
+                        self.fail("C302", f"unknown card '{cid}'", path, help=did_you_mean(cid, cards))
+                    elif cid in placed:
+                        self.fail("C301", f"card '{cid}' is placed twice (a card is in one zone only)", path)
+                    placed[cid] = path
+        for i, ch in enumerate(sf.choices):
+            path = ("choices", i)
+            node = game.nodes.get(ch.at)
+            if node is None:
+                self.fail("C302", f"unknown node '{ch.at}'", path + ("at",),
+                          help=did_you_mean(ch.at, [n for n in game.nodes if not n.endswith((".begin", ".end"))]))
+                continue
+            if node.kind in ("closed", "auto", "trigger", "check", "goto", "exit", "begin", "end", "end_game",
+                             "foreach", "loop", "call") and ch.take == "play":
+                what = "a closed timing: no one may play" if node.kind == "closed" else f"a {node.kind} node, not a priority window"
+                self.fail("C307", f"cannot play at '{ch.at}' ({node.label.en}): it is {what}", path + ("at",))
+            for key in ("card", "target"):
+                cid = getattr(ch, key)
+                if cid is not None and cid not in cards:
+                    self.fail("C302", f"unknown card '{cid}'", path + (key,), help=did_you_mean(cid, cards))
+            for j, cid in enumerate(ch.cards or []):
+                if cid not in cards:
+                    self.fail("C302", f"unknown card '{cid}'", path + ("cards", j), help=did_you_mean(cid, cards))
+            if node.kind == "player" and node.choices and ch.take is not None:
+                ids = [c.id for c in node.choices]
+                if ch.take not in ids:
+                    self.fail("C302", f"node '{ch.at}' has no option '{ch.take}'", path + ("take",),
+                              help=did_you_mean(ch.take, ids) or one_of(ids))
+            if node.kind == "player" and not node.choices and node.may and ch.take not in (None, "yes", "no"):
+                self.fail("S204", f"'{ch.take}' is not allowed here", path + ("take",), help="a 'may' action takes yes or no")
+            if node.kind == "window" and ch.take not in (None, "pass", "play"):
+                self.fail("S204", f"'{ch.take}' is not allowed in a priority window", path + ("take",),
+                          help="take: play (with card:) or take: pass")
+        ex = sf.expect
+        if ex is not None:
+            for key in ("visits", "never"):
+                for j, nid in enumerate(getattr(ex, key) or []):
+                    if nid not in game.nodes:
+                        self.fail("C302", f"unknown node '{nid}'", ("expect", key, j), help=did_you_mean(nid, game.nodes))
+            for pid, zones in (ex.zones or {}).items():
+                if pid not in pids:
+                    self.fail("C302", f"unknown player '{pid}'", ("expect", "zones", pid), key=True, help=did_you_mean(pid, pids))
+                for z in zones:
+                    if z not in game.zones:
+                        self.fail("C302", f"unknown zone '{z}'", ("expect", "zones", pid, z), key=True,
+                                  help=did_you_mean(z, game.zones))
+            if ex.loser is not None and ex.loser not in pids:
+                self.fail("C302", f"unknown player '{ex.loser}'", ("expect", "loser"), help=did_you_mean(ex.loser, pids))
+        return self.diags
+
+    def ability(self, ab: AbilitySpec, path):
+        game = self.game
+        events = set(game.events) | set(BUILTIN_EVENTS)
+        if ab.kind == "auto":
+            if ab.event is None:
+                self.fail("S202", "missing required key 'event' in an auto ability", path)
+            elif ab.event not in events:
+                self.fail("C302", f"unknown event '{ab.event}'", path + ("event",), help=did_you_mean(ab.event, events) or one_of(events))
+            if ab.play is not None:
+                self.fail("S201", "'play' applies to activated abilities", path + ("play",), key=True)
+        else:
+            if ab.play is None:
+                self.fail("S202", "missing required key 'play' in an activated ability", path,
+                          help=one_of(game.plays) if game.plays else "the game defines no play kinds")
+            elif ab.play not in game.plays:
+                self.fail("C302", f"unknown play kind '{ab.play}'", path + ("play",), help=did_you_mean(ab.play, game.plays))
+        if ab.zone is not None and ab.zone not in game.zones:
+            self.fail("C302", f"unknown zone '{ab.zone}'", path + ("zone",), help=did_you_mean(ab.zone, game.zones))
+        for key in ("cost", "effect"):
+            for j, eff in enumerate(getattr(ab, key)):
+                self.effect(eff, path + (key, j))
+        if ab.if_ is not None:
+            from .checks import FileChecks
+
+            fc = FileChecks.for_game(game, self.doc, extra_roles=("controller", "opponent"))
+            fc.events |= set(BUILTIN_EVENTS)
+            fc.cond(ab.if_, path + ("if",), {})
+            self.diags += fc.diags
+
+    def effect(self, value, path):
+        if isinstance(value, str):
+            name, arg, npath = value, None, path
+        elif isinstance(value, dict) and len(value) == 1:
+            (name, arg), = value.items()
+            npath = path + (name,)
+        else:
+            self.fail("S203", "an effect is a name, or a mapping with exactly one key: {effect: {arguments}}", path)
+            return
+        entry: Entry | None = EFFECTS.get(name)
+        if entry is None:
+            self.fail("C310", f"unknown effect '{name}'", npath, key=not isinstance(value, str),
+                      help=did_you_mean(name, EFFECTS) or one_of(EFFECTS))
+            return
+        args = shorthand_args(entry, arg)
+        for k, v in args.items():
+            p = entry.param(k)
+            if p is None:
+                self.fail("C311", f"effect '{name}' has no argument '{k}'", npath + (k,), key=True,
+                          help=did_you_mean(k, [q.name for q in entry.params]))
+                continue
+            t = p.type
+            if t.startswith("enum:") and v not in t[5:].split("|"):
+                self.fail("C311", f"argument '{k}' of '{name}' is '{v}'", npath + (k,) if isinstance(arg, dict) else npath,
+                          help=did_you_mean(v, t[5:].split("|")) or one_of(t[5:].split("|")))
+            elif t == "zone" and v not in self.game.zones:
+                self.fail("C302", f"unknown zone '{v}'", npath + (k,), help=did_you_mean(v, self.game.zones))
+            elif t == "int" and (isinstance(v, bool) or not isinstance(v, int)):
+                self.fail("C311", f"argument '{k}' of '{name}' must be an integer", npath + (k,))
+        for p in entry.params:
+            if p.required and p.name not in args:
+                self.fail("C311", f"effect '{name}' needs the argument '{p.name}'", npath)
+
+
+def build(sf: ScenarioFile, doc) -> Scenario:
+    from .compiler import Compiler  # reuse the condition/action lowering
+
+    low = Compiler.__new__(Compiler)
+    low.diags = []
+    cards = {}
+    for c in sf.cards:
+        abilities = tuple(
+            Ability(ab.id or f"{c.id}.{k + 1}", (ab.label.en if ab.label and ab.label.en else (ab.id or f"{ab.kind} {k + 1}")),
+                    ab.kind, ab.event, ab.subject, ab.every, ab.zone,
+                    low.condition(ab.if_, None, ()) if ab.if_ is not None else None, ab.play,
+                    tuple(_effect(a) for a in ab.cost), tuple(_effect(a) for a in ab.effect))
+            for k, ab in enumerate(c.abilities))
+        cards[c.id] = Card(c.id, c.name, c.type, tuple(sorted(c.stats.items())), tuple(c.traits), c.faction,
+                           tuple(c.triggers), c.state, abilities)
+    choices = []
+    for i, ch in enumerate(sf.choices):
+        sp = doc.span(("choices", i))
+        choices.append(Choice(ch.at, ch.take, ch.card, tuple(ch.cards or ()), ch.ability, ch.target,
+                              m.Loc(doc.file, sp.line, sp.col)))
+    meta = sf.scenario
+    return Scenario(meta.id, meta.game, doc.file, text(meta.title), text(meta.demonstrates), meta.seed, meta.first_turn,
+                    meta.turn_player, meta.turns, meta.policy, meta.max_steps,
+                    tuple((p.id, p.name, tuple((z, tuple(ids)) for z, ids in p.zones.items())) for p in sf.players),
+                    m.freeze_map(cards), tuple(choices), sf.expect, cites_of(meta.cite, ()))
+
+
+def _effect(value) -> m.Action:
+    if isinstance(value, str):
+        return m.Action(value)
+    (name, arg), = value.items()
+    return m.Action(name, tuple(sorted(shorthand_args(EFFECTS.get(name), arg).items())))
+
+
+__all__ = ["Scenario", "ScenarioFile", "validate", "build", "is_scenario", "BUILTIN_EVENTS", "parse_cite"]

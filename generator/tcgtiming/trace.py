@@ -1,0 +1,102 @@
+"""Trace formats: text (colour-coded like the sources), JSON Lines, Markdown.
+
+JSON Lines: one object per trace entry, keys always in this order:
+  seq (int, 1-based), turn (int), game, scenario, node (node id), kind (node kind), phase, step,
+  procedure (null outside procedures), label {ja, en}, actor (player id or null),
+  role (role id or null), what {ja, en} (what happened), pending {player id: [ability labels]},
+  stack [labels, bottom first], priority (player id or null), cite [source#section],
+  decided_by ("scenario", "policy:<name>" or null).
+"""
+from __future__ import annotations
+
+import json
+
+from .interpreter import Run
+
+# the sources' colours: green = player action, blue = automatic, red = check timing
+COLOURS = {"player": "32", "check": "31", "window": "35", "closed": "90", "end_game": "1;31"}
+BLUE = "34"
+
+
+def _colour(kind: str) -> str:
+    return COLOURS.get(kind, BLUE)
+
+
+def entry_data(run: Run, e) -> dict:
+    return {
+        "seq": e.seq, "turn": e.turn, "game": run.game, "scenario": run.scenario, "node": e.node, "kind": e.kind,
+        "phase": e.phase, "step": e.step, "procedure": e.procedure,
+        "label": {"ja": e.label.ja, "en": e.label.en}, "actor": e.actor, "role": e.role,
+        "what": {"ja": e.what.ja, "en": e.what.en}, "pending": {p: list(v) for p, v in e.pending},
+        "stack": list(e.stack), "priority": e.priority, "cite": list(e.cites), "decided_by": e.decided_by,
+    }
+
+
+def as_jsonl(run: Run) -> str:
+    return "".join(json.dumps(entry_data(run, e), ensure_ascii=False, separators=(", ", ": ")) + "\n" for e in run.entries)
+
+
+def summary_lines(run: Run, names: dict, lang: str = "en") -> list[str]:
+    out = []
+    if run.result == "ongoing":
+        out.append("result: the turn ended; the game goes on" if lang == "en" else "結果: ターン終了（ゲーム続行）")
+    elif run.result == "draw":
+        out.append("result: draw" if lang == "en" else "結果: 引き分け")
+    else:
+        who = ", ".join(f"{names.get(p, p)} ({p})" for p in run.losers)
+        out.append(f"result: {who} loses" if lang == "en" else f"結果: {who} の敗北")
+    for pid, zones in run.zones:
+        parts = "; ".join(f"{z}: {', '.join(ids)}" for z, ids in zones)
+        out.append(f"  {names.get(pid, pid)} ({pid}): {parts}")
+    if run.policy_decisions:
+        out.append(f"decisions made by the policy (not scripted): {run.policy_decisions}")
+    return out
+
+
+def as_text(run: Run, names: dict, lang: str = "en", colour: bool = False) -> str:
+    def c(text, code):
+        return f"\x1b[{code}m{text}\x1b[0m" if colour else text
+
+    lines = []
+    depth = 0
+    for e in run.entries:
+        if e.kind == "begin" and e.procedure is None:
+            lines.append(c(f"== {e.label.get(lang)} ==", "1"))
+        indent = "  " * (1 if e.procedure else 0)
+        who = f" {names.get(e.actor, e.actor)}:" if e.actor else ""
+        head = f"{e.seq:>4} {indent}{e.node:<34} {e.kind:<8}"
+        body = f"{who} {e.what.get(lang)}"
+        extra = []
+        pend = [f"{names.get(p, p)}: {', '.join(v)}" for p, v in e.pending if v]
+        if pend:
+            extra.append("pending " + " | ".join(pend))
+        if e.stack:
+            extra.append("stack " + " < ".join(e.stack))
+        if e.priority:
+            extra.append(f"priority {names.get(e.priority, e.priority)}")
+        if e.decided_by and e.decided_by != "scenario":
+            extra.append(e.decided_by)
+        tail = f"  [{'; '.join(extra)}]" if extra else ""
+        cite = f"  ({', '.join(e.cites)})" if e.cites else ""
+        lines.append(c(head, _colour(e.kind)) + body + tail + c(cite, "2"))
+        depth += 0
+    lines.append("")
+    lines += summary_lines(run, names, lang)
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def as_markdown(run: Run, names: dict, lang: str = "en", title: str | None = None) -> str:
+    head = ["| # | node | kind | who | what happened | pending | stack | priority | rule |",
+            "|---:|---|---|---|---|---|---|---|---|"]
+    rows = []
+    for e in run.entries:
+        pend = "; ".join(f"{names.get(p, p)}: {', '.join(v)}" for p, v in e.pending if v)
+        rows.append(f"| {e.seq} | `{e.node}` | {e.kind} | {_md(names.get(e.actor, e.actor) or '')} | {_md(e.what.get(lang))} | "
+                    f"{_md(pend)} | {_md(' < '.join(e.stack))} | {_md(names.get(e.priority, e.priority) or '')} | "
+                    f"{_md(', '.join(e.cites))} |")
+    top = [f"# {title}", ""] if title else []
+    return "\n".join(top + head + rows + [""] + [f"- {x.strip()}" for x in summary_lines(run, names, lang)]) + "\n"
