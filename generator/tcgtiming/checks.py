@@ -212,6 +212,9 @@ class FileChecks:
             self.text(n.label, path + ("label",), f"the label of this {kind} node")
         self.opt_text(n.note, path + ("note",))
         if kind == "player":
+            if n.may and n.options and n.do is not None:
+                self.fail("C318", "a 'may' action with options and 'do': it is unclear which option does it", path + ("do",),
+                          key=True, help="put the action into the option that does it (its 'then'), and drop 'may'")
             self.role(n.actor, path + ("actor",), allow_any=True)
             self.act(n.do, path + ("do",), variables)
             for j, opt in enumerate(n.options or []):

@@ -121,6 +121,11 @@ def cmd_simulate(args) -> int:
         text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang))
     else:
         text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout))
+    from .interpreter import verify
+
+    failed = verify(run, sc)
+    for msg in failed:
+        sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
     for at, loc in run.unused_choices:
         sys.stderr.write(format_text(Diagnostic("R504", f"scripted choice at '{at}' was never used", loc.file, loc.line, loc.col), None) + "\n")
     if args.out:
@@ -128,7 +133,7 @@ def cmd_simulate(args) -> int:
         sys.stderr.write(f"wrote {args.out} ({len(run.entries)} entries)\n")
     else:
         sys.stdout.write(text)
-    return 0
+    return 1 if failed else 0
 
 
 def cmd_schema(args) -> int:

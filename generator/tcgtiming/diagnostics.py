@@ -67,6 +67,7 @@ _TABLE = [
     Code("C315", "unused", "warning", "A procedure, event, role or source section defined but never used."),
     Code("C316", "no-check-timing", "error", "A 'check' node but the game defines no check timing procedure."),
     Code("C317", "recursive-call", "error", "A procedure that calls itself, directly or through others."),
+    Code("C318", "ambiguous-action", "error", "A player action with 'may', options and 'do': which option does the action is unclear."),
     # --- running a scenario -------------------------------------------------------------
     Code("R501", "unscripted-decision", "error", "In --strict mode, a decision the scenario does not script."),
     Code("R502", "step-budget", "error", "The run exceeded its step budget: the message names the repeating cycle of node ids."),

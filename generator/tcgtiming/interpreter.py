@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from . import model as m
 from .scenario import BUILTIN_EVENTS, Ability, Scenario
 
-CARD_EVENTS = {"attack_declared", "reversed", "placed", "played", "revealed"}
+CARD_EVENTS = {"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"}
 COMPARE = {"gt": lambda a, b: a > b, "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b,
            "le": lambda a, b: a <= b, "eq": lambda a, b: a == b}
 
@@ -170,6 +170,7 @@ class Interpreter:
         for ch in scenario.choices:
             self.choices.setdefault(ch.at, []).append(ch)
         self.used_choices: set = set()
+        self.rule_log: list[str] = []  # rule processes applied, reported on the next trace entry
 
     # --- roles and players --------------------------------------------------------------------
     def other(self, pid: str) -> str:
@@ -223,9 +224,13 @@ class Interpreter:
             dest.insert(0, card)
         else:
             dest.append(card)
+        came_from = card.zone
         card.zone = to
         if to not in ("stage",):
             card.mods = []
+        if came_from == "stage" and to != "stage":
+            self.fire("left_stage", subject=card)
+        self.fire("entered", subject=card)
         self.interrupts()
 
     # --- the walk -----------------------------------------------------------------------------
@@ -293,6 +298,10 @@ class Interpreter:
         raise SimulationError("R503", f"no '{kind}' edge leaves '{node.id}'", node.loc)
 
     def record(self, node: m.Node, what: m.Text, *, actor: str | None = None, decided_by: str | None = None) -> None:
+        if self.rule_log:
+            interrupts = "; ".join(self.rule_log)
+            self.rule_log = []
+            what = m.Text(f"{what.ja}（割り込み: {interrupts}）", f"{what.en} (interrupt: {interrupts})")
         pending = tuple((p, tuple(x.label for x in self.pending[p])) for p in self.players)
         self.entries.append(Entry(
             len(self.entries) + 1, self.turn_index + 1, node.id, node.kind, node.phase, node.step, node.procedure,
@@ -422,6 +431,7 @@ class Interpreter:
         ch, by = self.decide(node, actor)
         self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
         if node.choices:
+            did = self.perform(node, node.action, actor) if node.action else None  # e.g. choose the attacker first
             available = [c for c in node.choices if c.when is None or self.holds(c.when, node)]
             if not available:
                 raise SimulationError("R503", f"no option of '{node.id}' is available", node.loc)
@@ -432,7 +442,6 @@ class Interpreter:
                                           f"(available: {', '.join(c.id for c in available)})", ch.loc)
             else:
                 pick = self.policy_pick(node, available)
-            did = self.perform(node, node.action, actor) if node.action else None
             self.decisions[node.id] = pick.id
             lbl = pick.label or m.Text(pick.id, pick.id)
             pre = f"{did.en}; " if did else ""
@@ -608,6 +617,11 @@ class Interpreter:
         return cards[:count]
 
     def chosen_from(self, node, cards, count):
+        if node is None:  # inside rule processing: scripted as {at: <rule process id>, card: ...}
+            ch = self.next_choice(self.rule_key) if self.rule_key else None
+            wanted = (list(ch.cards) or [ch.card]) if ch is not None else []
+            picked = [c for c in cards if c.id in wanted] or cards
+            return picked[:count]
         ch = self.next_choice(node.id) if node.kind != "player" else None
         wanted = []
         if ch is not None:
@@ -642,8 +656,7 @@ class Interpreter:
                         applied.append(f"{rp.name.en} ({pid})")
                         round_applied = True
             if self.losers:
-                self.result = "draw" if len(self.losers) == 2 else "lose"
-                break
+                break  # the game's own end_game nodes end the game (they read the 'lost' predicate)
             if not round_applied:
                 break
         return m.Text(f"ルール処理: {', '.join(applied) or 'なし'}", f"rule processing: {', '.join(applied) or 'nothing to do'}")
@@ -657,13 +670,15 @@ class Interpreter:
         finally:
             self.self_player = saved
 
+    rule_key: str | None = None
+
     def apply_rule(self, rp, pid):
-        saved, self.self_player = self.self_player, pid
+        saved, self.self_player, self.rule_key = self.self_player, pid, rp.id
         try:
             for action in rp.actions:
                 getattr(self, f"act_{action.name}")(None, dict(action.args))
         finally:
-            self.self_player = saved
+            self.self_player, self.rule_key = saved, None
 
     def interrupts(self):
         if self.in_interrupt:
@@ -677,6 +692,7 @@ class Interpreter:
                         for pid in (self.turn_player, self.other(self.turn_player)):
                             if self.rule_applies(rp, pid):
                                 self.apply_rule(rp, pid)
+                                self.rule_log.append(f"{rp.name.en} ({self.names[pid]})")
                                 fired = True
                 if not fired:
                     break
@@ -777,6 +793,8 @@ class Interpreter:
             self.move_card(c, a["to"])
         if a.get("which") == "revealed":
             self.revealed = [c for c in self.revealed if c not in cards]
+        if not cards:
+            return m.Text(f"{a['from']}に動かすカードなし", f"nothing to move from {a['from']}")
         return m.Text(f"{self.names_of(cards)}: {a['from']} → {a['to']}", f"{self.names_of(cards)}: {a['from']} → {a['to']}")
 
     def act_reveal(self, node, a):
@@ -1006,6 +1024,23 @@ class Interpreter:
                     c.mods = []
         return m.Text("「ターン終了時まで」の効果が終わる", "'until end of turn' effects end")
 
+    def act_trigger_icon(self, node, a):
+        card = self.revealed[-1] if self.revealed else None
+        if card is None:
+            return m.Text("公開したカードなし", "no revealed card")
+        done = []
+        for icon in card.spec.triggers:
+            if icon == "soul" and self.attack is not None:
+                self.attack.attacker.mods.append(("soul", 1))
+                done.append("soul +1")
+            elif icon == "draw":
+                self.draw(self.player_of(a["player"]), 1)
+                done.append("draw 1")
+            else:
+                done.append(f"{icon}: no built-in effect")
+        what = ", ".join(done) or "no trigger icon"
+        return m.Text(f"{card.name}のトリガー: {what}", f"{card.name} [{card.id}] trigger: {what}")
+
     def act_swap_slots(self, node, a):
         pid = self.player_of(a["player"])
         ch = self.next_choice(node.id)
@@ -1232,8 +1267,42 @@ class Interpreter:
         return out
 
 
+def verify(run: Run, scenario: Scenario) -> list[str]:
+    """The facts the scenario's ``expect`` states that do not hold of the run (empty: all hold)."""
+    ex = scenario.expect
+    if ex is None:
+        return []
+    problems = []
+    nodes = [e.node for e in run.entries]
+    if ex.visits:
+        pos = 0
+        for want in ex.visits:
+            try:
+                pos = nodes.index(want, pos) + 1
+            except ValueError:
+                seen = "visited earlier only" if want in nodes else "never visited"
+                problems.append(f"expected a visit to '{want}' after the previous expected visit ({seen})")
+                break
+    for nid in ex.never or []:
+        if nid in nodes:
+            problems.append(f"expected no visit to '{nid}', but trace entry {nodes.index(nid) + 1} visits it")
+    zones = {pid: dict(z) for pid, z in run.zones}
+    for pid, wanted in (ex.zones or {}).items():
+        for z, value in wanted.items():
+            have = zones.get(pid, {}).get(z, ())
+            if isinstance(value, int) and len(have) != value:
+                problems.append(f"expected {value} card(s) in {pid}'s {z}, found {len(have)}: {', '.join(have) or 'none'}")
+            elif isinstance(value, list) and list(have) != value:
+                problems.append(f"expected {pid}'s {z} to be [{', '.join(value)}], found [{', '.join(have)}]")
+    if ex.result is not None and ex.result != run.result:
+        problems.append(f"expected the result '{ex.result}', got '{run.result}'")
+    if ex.loser is not None and tuple(run.losers) != (ex.loser,):
+        problems.append(f"expected {ex.loser} to lose, got: {', '.join(run.losers) or 'nobody'}")
+    return problems
+
+
 def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: str | None = None) -> Run:
     return Interpreter(game, scenario, strict=strict, policy=policy).run()
 
 
-__all__ = ["simulate", "Interpreter", "Run", "Entry", "SimulationError", "BUILTIN_EVENTS"]
+__all__ = ["simulate", "verify", "Interpreter", "Run", "Entry", "SimulationError", "BUILTIN_EVENTS"]

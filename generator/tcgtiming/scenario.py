@@ -27,6 +27,8 @@ BUILTIN_EVENTS = {
     "placed": "a card is put onto the stage (subject: that card)",
     "played": "a card or ability is played (subject: that card)",
     "revealed": "a card is revealed from a deck (subject: that card)",
+    "left_stage": "a card leaves the stage for another zone (subject: that card)",
+    "entered": "a card enters a zone (subject: that card; with the ability's 'zone', only that zone)",
     "check_timing": "a check timing begins",
 }
 
@@ -40,7 +42,8 @@ class AbilitySpec(Model):
     every: int | None = Field(None, description="auto: only on every n-th occurrence of the event")
     zone: Ref | None = Field(None, description="the zone the card must be in for the ability to work (default: any)")
     if_: Condition | None = Field(None, alias="if")
-    play: Ref | None = Field(None, description="activated: the play kind (windows allow kinds)")
+    play: Ref | None = Field(None, description="activated: the play kind, for priority windows that allow it "
+                             "(without one, it is played only by a player action such as a counter step)")
     cost: list[Action] = Field(default_factory=list, description="effects paid when it is played (e.g. move self to the discard pile)")
     effect: list[Action] = Field(default_factory=list)
 
@@ -64,7 +67,7 @@ class PlayerSpec(Model):
 
 
 class ChoiceSpec(Model):
-    at: Ref = Field(description="the node id where the decision is made")
+    at: Ref = Field(description="the node id where the decision is made (or a rule process id, e.g. level_up)")
     take: Id | None = Field(None, description="an option id, or yes/no for a 'may' action, or pass/play in a window")
     card: Id | None = Field(None, description="the card the decision uses (played, placed, attacking, blocking, ...)")
     cards: list[Id] | None = None
@@ -238,6 +241,8 @@ class ScenarioChecks:
         for i, ch in enumerate(sf.choices):
             path = ("choices", i)
             node = game.nodes.get(ch.at)
+            if node is None and ch.at in game.rule_processes:
+                continue  # a choice made inside rule processing (e.g. which clock card levels up)
             if node is None:
                 self.fail("C302", f"unknown node '{ch.at}'", path + ("at",),
                           help=did_you_mean(ch.at, [n for n in game.nodes if not n.endswith((".begin", ".end"))]))
@@ -291,10 +296,7 @@ class ScenarioChecks:
             if ab.play is not None:
                 self.fail("S201", "'play' applies to activated abilities", path + ("play",), key=True)
         else:
-            if ab.play is None:
-                self.fail("S202", "missing required key 'play' in an activated ability", path,
-                          help=one_of(game.plays) if game.plays else "the game defines no play kinds")
-            elif ab.play not in game.plays:
+            if ab.play is not None and ab.play not in game.plays:
                 self.fail("C302", f"unknown play kind '{ab.play}'", path + ("play",), help=did_you_mean(ab.play, game.plays))
         if ab.zone is not None and ab.zone not in game.zones:
             self.fail("C302", f"unknown zone '{ab.zone}'", path + ("zone",), help=did_you_mean(ab.zone, game.zones))

@@ -146,6 +146,8 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("player:role"), _p("zone:zone"))),
     Entry("lose", "The player loses the game (two players losing in the same rule processing is a draw).",
           (_p("player:player"),)),
+    Entry("trigger_icon", "Carry out the trigger icon of the card just revealed (e.g. soul: the attacker gets +1 soul).",
+          (_p("player:role"),)),
     # --- additions: ws ---
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
