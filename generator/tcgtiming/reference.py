@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from .diagnostics import CODES
-from .vocab import ACTIONS, COMPARATORS, PREDICATES
+from .vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES
 
 
 def _args(entry) -> str:
@@ -56,6 +56,7 @@ BLOCKS = {
     "codes": lambda base: codes_table(),
     "predicates": lambda base: vocab_table(PREDICATES),
     "actions": lambda base: vocab_table(ACTIONS),
+    "effects": lambda base: vocab_table(EFFECTS),
     "games": games_table,
 }
 
