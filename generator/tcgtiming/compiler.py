@@ -31,6 +31,7 @@ class _Rec:
     else_ids: list | None = None
     body: list | None = None
     entries: list = field(default_factory=list)  # where each option/case leads
+    cont: str | None = None  # where control goes after the node's bodies
 
 
 @dataclass(frozen=True)
@@ -243,6 +244,7 @@ class Compiler:
             nxt = cont if last else ids[i + 1]
             nxt_kind = cont_kind if last else "next"
             rec = self.recs[nid]
+            rec.cont = nxt
             spec = rec.spec
             kind = spec.kind
             if kind in ("auto", "closed", "trigger", "window") or (kind == "player" and not spec.options):
@@ -447,6 +449,8 @@ class Compiler:
                 kw["target"] = next((e.dst for e in self.edges if e.src == nid and e.kind in ("back", "jump", "exit")), None)
             elif k == "end_game":
                 kw.update(result=spec.result, player=spec.player)
+            if k in ("branch", "player", "loop", "foreach", "call", "check"):
+                kw["cont"] = rec.cont
             self.nodes[nid] = m.Node(nid, k, self._label(rec), ctx.cites, self.loc(rec.path), ctx.container, ctx.phase,
                                      ctx.step, ctx.procedure, text(spec.note), **kw)
         order = {nid: i for i, nid in enumerate(self.order)}

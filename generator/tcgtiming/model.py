@@ -146,6 +146,7 @@ class Node:
     var: str | None = None  # foreach: variable name
     result: str | None = None  # end_game
     player: str | None = None  # end_game
+    cont: str | None = None  # branch/player/loop/foreach/call/check: where control goes once it is done
 
 
 @dataclass(frozen=True, slots=True)
