@@ -1,0 +1,223 @@
+"""One Weiß Schwarz turn in sismic, transitions, hand-written Python and tcgtiming, side by side.
+
+The peers are the anchors in ../shared/bench/anchors/ (read their README). tcgtiming runs the same
+turn from YAML: the rule file benchmarks/anchor/game.yaml (the anchors' model in the rule
+language) and a scenario generated from each anchor Scenario (benchmarks/anchor/model.py), in two
+ways: (d) the interpreter, (e) the same model compiled to Python (tcgtiming.codegen).
+
+1. verify: every anchor scenario x 3 consecutive turns per engine; each trace must equal the
+   hand-written one (exit 1 otherwise). tcgtiming's trace is projected onto the anchors' names.
+2. speed: runs of about --seconds each, engines interleaved, --rounds rounds, median turns/s
+   (wall and CPU) and entries/s; ratios to (c) hand-written.
+3. memory: tracemalloc peak above the built engine over --mem-turns turns, per engine.
+
+    .venv/bin/python benchmarks/anchor_turn.py [--seconds 2] [--rounds 3] [--mem-turns 1000] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("TCGTIMING_SHARED", ROOT.parent / "shared"))
+ANCHORS = SHARED / "bench" / "anchors"
+sys.path.insert(0, str(ROOT / "generator"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "anchor"))
+sys.path.insert(0, str(ANCHORS))
+
+from model import GAME, project, scenario_yaml  # noqa: E402
+from tcgtiming.codegen import compile_scenario  # noqa: E402
+from tcgtiming.frontend import compile_document, compile_file  # noqa: E402
+from tcgtiming.interpreter import simulate  # noqa: E402
+from tcgtiming.loader import load_bytes  # noqa: E402
+
+_GAME = None
+
+
+def game():
+    global _GAME
+    if _GAME is None:
+        res = compile_file(GAME)
+        assert res.game is not None, res.diagnostics
+        _GAME = res.game
+    return _GAME
+
+
+def load_scenario(sc):
+    res = compile_document(load_bytes(scenario_yaml(sc).encode(), "anchor-scenario.yaml"), rules=str(GAME))
+    assert res.scenario is not None, [(d.code, d.message) for d in res.diagnostics]
+    return res.scenario
+
+
+class InterpreterEngine:
+    name = "tcgtiming interpreter"
+
+    def __init__(self, sc):
+        self.game = game()
+        self.scenario = load_scenario(sc)
+        self.names = {nid: project(n) for nid, n in self.game.nodes.items()}
+
+    def run_turn(self):
+        run = simulate(self.game, self.scenario)
+        names = self.names
+        return [names[e.node] for e in run.entries if names[e.node] is not None]
+
+
+class CompiledEngine:
+    name = "tcgtiming compiled"
+
+    def __init__(self, sc):
+        self.compiled = compile_scenario(game(), load_scenario(sc), project)
+        self.run_turn = self.compiled.run_turn
+
+
+def engines():
+    from scenario import DEFAULT, VERIFY  # the anchors' scenarios
+    from ws_turn_handwritten import HandwrittenEngine
+
+    found = []
+    try:
+        from ws_turn_sismic import SismicEngine
+
+        def sismic_fast(sc):
+            e = SismicEngine(sc, ignore_contract=True)
+            e.name = "sismic(ignore_contract)"
+            return e
+
+        found += [("a", "sismic Interpreter, YAML statechart", SismicEngine),
+                  ("a'", "sismic, ignore_contract=True", sismic_fast)]
+    except ImportError as exc:
+        print(f"note: sismic not installed ({exc}); run 'make bench' to install the peers", file=sys.stderr)
+    try:
+        from ws_turn_transitions import TransitionsEngine
+
+        found.append(("b", "transitions Machine, trigger per step", TransitionsEngine))
+    except ImportError as exc:
+        print(f"note: transitions not installed ({exc})", file=sys.stderr)
+    found += [("c", "hand-written Python functions", HandwrittenEngine),
+              ("d", "tcgtiming interpreter, model from YAML", InterpreterEngine),
+              ("e", "tcgtiming compiled to Python, model from YAML", CompiledEngine)]
+    return found, DEFAULT, VERIFY
+
+
+def verify(found, scenarios, ref_factory) -> bool:
+    ok = True
+    for sc in scenarios:
+        for key, _, factory in found:
+            ref, eng = ref_factory(sc), factory(sc)
+            for turn in range(3):
+                want, got = ref.run_turn(), eng.run_turn()
+                if got != want:
+                    ok = False
+                    i = next((i for i, (x, y) in enumerate(zip(got, want)) if x != y), min(len(got), len(want)))
+                    print(f"MISMATCH ({key}) {sc} turn {turn}: entry {i}: got {got[i:i + 3]} want {want[i:i + 3]}")
+        print(f"  verify {sc}: {'identical' if ok else 'DIFFER'}")
+    return ok
+
+
+def run_n(engine, n):
+    entries = 0
+    gc.collect()
+    c0, t0 = time.process_time(), time.perf_counter()
+    for _ in range(n):
+        entries += len(engine.run_turn())
+    return n, entries, time.perf_counter() - t0, time.process_time() - c0
+
+
+def calibrate(engine, seconds):
+    n = 1
+    while True:
+        _, _, wall, _ = run_n(engine, n)
+        if wall > 0.2:
+            return max(1, int(n * seconds / wall))
+        n *= 2
+
+
+def memory(factory, sc, turns):
+    gc.collect()
+    tracemalloc.start()
+    eng = factory(sc)
+    eng.run_turn()
+    gc.collect()
+    built, _ = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    for _ in range(turns):
+        eng.run_turn()
+    _, peak = tracemalloc.get_traced_memory()
+    gc.collect()
+    current, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"build": built, "peak": peak - built, "retained": current - built}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--mem-turns", type=int, default=1000)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    if not ANCHORS.is_dir():
+        print(f"the anchors are not at {ANCHORS} (set TCGTIMING_SHARED)", file=sys.stderr)
+        return 2
+    found, default, scenarios = engines()
+    ref = next(f for k, _, f in found if k == "c")
+    print(f"date {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, Python {platform.python_version()}, "
+          f"nproc {os.cpu_count()}, scenario {default}")
+    print("verify (every anchor scenario, 3 consecutive turns per engine, traces compared with (c)):")
+    if not verify(found, scenarios, ref):
+        print("VERIFY FAILED")
+        return 1
+    built = {k: f(default) for k, _, f in found}
+    sizes = {k: calibrate(e, args.seconds) for k, e in built.items()}
+    samples = {k: [] for k in built}
+    for r in range(args.rounds):
+        for k, e in built.items():
+            samples[k].append(run_n(e, sizes[k]))
+    builds = {}
+    for k, _, f in found:
+        ts = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            f(default)
+            ts.append(time.perf_counter() - t0)
+        builds[k] = statistics.median(ts)
+    mem = {k: memory(f, default, args.mem_turns) for k, _, f in found}
+    speed = {}
+    for k, rows in samples.items():
+        speed[k] = {
+            "entries_per_turn": rows[0][1] // rows[0][0],
+            "turns_per_s": statistics.median(n / w for n, _, w, _ in rows),
+            "turns_per_s_cpu": statistics.median(n / c for n, _, _, c in rows if c > 0),
+            "entries_per_s": statistics.median(e / w for _, e, w, _ in rows),
+        }
+    c = speed["c"]
+    print()
+    print(f"| impl | what | entries/turn | turns/s | entries/s | time/turn | speed vs (c), wall | vs (c), CPU | "
+          f"build once | peak per {args.mem_turns} turns | retained | built engine |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for k, what, _ in found:
+        s = speed[k]
+        rel = s["turns_per_s"] / c["turns_per_s"]
+        rel_cpu = s["turns_per_s_cpu"] / c["turns_per_s_cpu"]
+        print(f"| ({k}) | {what} | {s['entries_per_turn']} | {s['turns_per_s']:,.0f} | {s['entries_per_s']:,.0f} | "
+              f"{1e6 / s['turns_per_s']:,.1f} us | {rel:.3f}x | {rel_cpu:.3f}x | {builds[k] * 1e3:,.2f} ms | "
+              f"{mem[k]['peak'] / 1024:,.1f} KiB | {mem[k]['retained'] / 1024:,.1f} KiB | {mem[k]['build'] / 1024:,.1f} KiB |")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"speed": speed, "build_s": builds, "memory": mem}, fh, indent=2)
+    target = speed["e"]["turns_per_s"] / c["turns_per_s"]
+    print(f"\ncompiled tcgtiming runs at {target:.2f}x the hand-written speed (target: at least 0.5x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
