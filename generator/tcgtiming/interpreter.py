@@ -72,7 +72,7 @@ class Run:
 
 # --- runtime state -----------------------------------------------------------------------------
 class RCard:
-    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used")
+    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot")
 
     def __init__(self, spec, owner):
         self.id, self.spec, self.owner = spec.id, spec, owner
@@ -80,6 +80,7 @@ class RCard:
         self.mods: list[tuple[str, int]] = []
         self.zone = None
         self.used = False
+        self.slot: int | None = None  # its stage position (kept when it leaves, so an encore returns it there)
 
     def stat(self, name: str) -> int:
         base = dict(self.spec.stats).get(name, 0)
@@ -140,9 +141,11 @@ class Interpreter:
         for pid, _, zones in scenario.players:
             self.zones[pid] = {z: [] for z in game.zones}
             for z, ids in zones:
-                for cid in ids:
+                for i, cid in enumerate(ids):
                     card = RCard(scenario.cards[cid], pid)
                     card.zone = z
+                    if z == "stage":
+                        card.slot = i
                     self.zones[pid][z].append(card)
                     self.cards[cid] = card
         self.turn_player = scenario.turn_player
@@ -170,6 +173,8 @@ class Interpreter:
         for ch in scenario.choices:
             self.choices.setdefault(ch.at, []).append(ch)
         self.used_choices: set = set()
+        self.player_choice_node: str | None = None
+        self.player_choice = None
         self.rule_log: list[str] = []  # rule processes applied, reported on the next trace entry
 
     # --- roles and players --------------------------------------------------------------------
@@ -220,7 +225,13 @@ class Interpreter:
         if src is not None and card in src:
             src.remove(card)
         dest = self.zone(card.owner, to)
-        if top:
+        if to == "stage":
+            taken = {c.slot for c in dest}
+            if card.slot is None or card.slot in taken:
+                card.slot = next(i for i in range(len(dest) + 1) if i not in taken)
+            dest.append(card)
+            dest.sort(key=lambda c: c.slot)
+        elif top:
             dest.insert(0, card)
         else:
             dest.append(card)
@@ -473,8 +484,23 @@ class Interpreter:
             lst.pop(0)
         return None
 
+    def choice_at(self, node):
+        """The scripted choice for this visit of the node: at a player node, the one its decision
+        took (so the node's own action uses it); elsewhere, the next one scripted for the node."""
+        if node is None:
+            return None
+        if node.kind == "player" and self.player_choice_node == node.id and self.player_choice is not None:
+            return self.player_choice
+        return self.next_choice(node.id)
+
     def decide(self, node, actor):
+        if not node.choices and not node.may:
+            # a player action with only 'do': its action takes a choice only when it needs one
+            # (a discard when the hand is over the limit), so a repeated visit does not use it up
+            self.player_choice_node, self.player_choice = node.id, None
+            return None, None
         ch = self.next_choice(node.id)
+        self.player_choice_node, self.player_choice = node.id, ch
         if ch is not None:
             return ch, "scenario"
         needs = bool(node.choices) or node.may
@@ -541,7 +567,9 @@ class Interpreter:
         if zone is None:
             return []
         cards = self.zone(pid, zone)
-        return [c for c in cards[:3] if c.spec.type in ("character", "unit")] if zone == "stage" else list(cards)
+        if zone == "stage":
+            cards = [c for c in cards if c.slot is not None and c.slot < 3]  # the centre stage: the three front slots
+        return [c for c in cards if c.spec.type in ("character", "unit")]
 
     def pred_opposing_character(self, a):
         return self.attack is not None and self.attack.defender is not None
@@ -571,7 +599,8 @@ class Interpreter:
         return card is not None and (a["trait"] in card.spec.traits or card.stat(a["trait"]) > 0)
 
     def pred_lost(self, a):
-        return any(p in self.losers for p in self.players_of(a["player"]))
+        test = all if a["player"] == "both" else any
+        return test(p in self.losers for p in self.players_of(a["player"]))
 
     def pred_stack_empty(self, a):
         return not self.stack
@@ -614,6 +643,9 @@ class Interpreter:
             return self.chosen_from(node, rev, count)
         if which == "chosen":
             return self.chosen_from(node, cards, count)
+        if which in ("sleeping", "face_down"):
+            state = {"sleeping": "sleep", "face_down": "face_down"}[which]
+            return [c for c in cards if c.state == state][:count]
         return cards[:count]
 
     def chosen_from(self, node, cards, count):
@@ -622,7 +654,7 @@ class Interpreter:
             wanted = (list(ch.cards) or [ch.card]) if ch is not None else []
             picked = [c for c in cards if c.id in wanted] or cards
             return picked[:count]
-        ch = self.next_choice(node.id) if node.kind != "player" else None
+        ch = self.choice_at(node)
         wanted = []
         if ch is not None:
             wanted = list(ch.cards) or ([ch.card] if ch.card else [])
@@ -637,8 +669,8 @@ class Interpreter:
             if self.strict and cards:
                 raise SimulationError("R501", f"unscripted card choice at '{node.id}' ({node.label.en})", node.loc,
                                       help=f"add a choice: {{at: {node.id}, card: <card id>}}")
-            picked = cards[:count]
-        return picked[:count]
+            picked = cards[:count or 1]
+        return picked[:count or len(picked)]
 
     def names_of(self, cards) -> str:
         return ", ".join(f"{c.name} [{c.id}]" for c in cards) or "-"
@@ -713,15 +745,45 @@ class Interpreter:
         pid = self.player_of(a["player"])
         if not self.pending[pid]:
             return m.Text("待機中の能力なし", "no pending ability")
-        ch = self.next_choice(node.id) if node else None
+        ch = self.choice_at(node)
         idx = 0
-        if ch is not None and ch.ability:
-            idx = next((i for i, p in enumerate(self.pending[pid]) if p.ability.id == ch.ability), -1)
+        if ch is not None and (ch.ability or ch.card):
+            idx = next((i for i, p in enumerate(self.pending[pid])
+                        if (ch.ability in (None, p.ability.id)) and (ch.card in (None, p.card.id))), -1)
             if idx < 0:
-                raise SimulationError("R503", f"ability '{ch.ability}' is not pending for {self.who(pid)}", ch.loc)
+                raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
+                                      f"for {self.who(pid)} (pending: {', '.join(x.label for x in self.pending[pid])})", ch.loc)
+        elif len(self.pending[pid]) > 1 and self.strict:
+            raise SimulationError("R501", f"unscripted order at '{node.id}': {self.who(pid)} has "
+                                  f"{len(self.pending[pid])} pending abilities", node.loc,
+                                  help=f"add a choice: {{at: {node.id}, ability: <ability id>}}")
         p = self.pending[pid].pop(idx)
+        if p.ability.cost and not self.can_pay(p.ability, p.card, pid):
+            return m.Text(f"{p.label}のコストを払えない", f"{self.names[pid]} cannot pay for {p.label}: no effect")
+        if p.ability.cost:
+            pay = ch.take != "no" if ch is not None and ch.take in ("yes", "no") else None
+            if pay is None:
+                if self.strict:
+                    raise SimulationError("R501", f"unscripted decision at '{node.id}': does {self.who(pid)} pay the cost of "
+                                          f"{p.label}?", node.loc, help=f"add take: yes or take: no to the choice at {node.id}")
+                self.policy_decisions += 1
+                pay = self.policy != "pass"
+            if not pay:
+                return m.Text(f"{self.names[pid]}は{p.label}のコストを払わない", f"{self.names[pid]} does not pay for {p.label}: no effect")
+            paid = [getattr(self, f"eff_{cost.name}")(dict(cost.args), p.card, pid, None, None) for cost in p.ability.cost]
+            done = "; ".join(paid + [self.resolve_effects(p.ability, p.card, p.controller, None, None)])
+            return m.Text(f"{self.names[pid]}が{p.label}を解決: {done}", f"{self.names[pid]} resolves {p.label}: {done}")
         done = self.resolve_effects(p.ability, p.card, p.controller, None, None)
         return m.Text(f"{self.names[pid]}が{p.label}を解決: {done}", f"{self.names[pid]} resolves {p.label}: {done}")
+
+    def can_pay(self, ability, card, pid) -> bool:
+        for cost in ability.cost:
+            a = dict(cost.args)
+            if cost.name == "move" and a.get("which", "top") == "top":
+                who = pid if a.get("who", "controller") == "controller" else self.other(pid)
+                if len(self.zone(who, a["from"])) < self.const(a.get("count", 1)):
+                    return False
+        return True
 
     def act_resolve_triggered(self, node, a):
         self.fire(a["event"])
@@ -770,8 +832,8 @@ class Interpreter:
                         n -= int(t[len(skill) + 1:])
         n = max(n, self.const(a.get("min", 0)))
         if n > len(self.zone(pid, "deck")):
-            self.losers.append(pid)
-            self.result = "lose"
+            if pid not in self.losers:
+                self.losers.append(pid)  # the rule file's own end_game node ends the game (it reads 'lost')
             return m.Text(f"{self.names[pid]}は山札から引けない: 敗北", f"{self.names[pid]} cannot draw from an empty deck: loses")
         return self.draw(pid, n)
 
@@ -787,7 +849,7 @@ class Interpreter:
 
     def act_move(self, node, a):
         pid = self.player_of(a["player"])
-        count = self.const(a.get("count", 1)) if a.get("count") is not None else (1 if a.get("which") in ("chosen", "reversed") else 99)
+        count = self.const(a["count"]) if a.get("count") is not None else (None if a.get("which") in ("chosen", "reversed") else 99)
         cards = self.pick_cards(node, pid, a["from"], count, a.get("which", "top"))
         for c in cards:
             self.move_card(c, a["to"])
@@ -805,6 +867,7 @@ class Interpreter:
             if not deck:
                 self.interrupts()
                 if not self.zone(pid, "deck"):
+                    self.damage_left = 0  # nothing left to reveal: the damage being dealt ends here
                     break
             card = self.zone(pid, "deck")[0]
             self.move_card(card, a["to"])
@@ -822,7 +885,7 @@ class Interpreter:
         excess = max(0, len(hand) - limit)
         if not excess:
             return m.Text(f"手札{len(hand)}枚: 上限以内", f"hand of {len(hand)}: within the limit of {limit}")
-        ch = self.next_choice(node.id)
+        ch = self.choice_at(node)
         wanted = list(ch.cards) if ch is not None and ch.cards else ([ch.card] if ch is not None and ch.card else [])
         if ch is None:
             if self.strict:
@@ -852,7 +915,7 @@ class Interpreter:
 
     def act_play(self, node, a):
         pid = self.player_of(a["player"])
-        ch = self.next_choice(node.id)
+        ch = self.choice_at(node)
         card = self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
         if card is None:
             return m.Text("プレイしない", "plays nothing")
@@ -880,7 +943,8 @@ class Interpreter:
 
     def act_declare_attack(self, node, a):
         pid = self.player_of(a["player"])
-        ch = self.chosen
+        scripted = self.choice_at(node)
+        ch = self.cards.get(scripted.card) if scripted is not None and scripted.card else self.chosen
         candidates = [c for c in self.attackers(pid) if c.state in ("stand", "active")]
         card = ch if ch is not None and ch in candidates else None
         if ch is not None and card is None:
@@ -894,13 +958,11 @@ class Interpreter:
         opp = self.other(pid)
         defender = None
         if "stage" in self.game.zones:
-            slot = self.zone(pid, "stage").index(card)
-            opp_stage = self.zone(opp, "stage")
-            defender = opp_stage[slot] if slot < len(opp_stage) and opp_stage[slot].spec.type == "character" else None
+            defender = next((c for c in self.zone(opp, "stage") if c.slot == card.slot and c.spec.type == "character"), None)
         self.attack = Attack(card, defender, pid)
         self.attacks_this_turn += 1
         self.fire("attack_declared", subject=card)
-        vs = f" → {defender.name} [{defender.id}]" if defender else " (no character in front)"
+        vs = f" → {defender.name} [{defender.id}]" if defender else (" (no character in front)" if "stage" in self.game.zones else "")
         return m.Text(f"{card.name}でアタック{vs}", f"attacks with {card.name} [{card.id}]{vs}")
 
     def act_forced_attack(self, node, a):
@@ -914,7 +976,7 @@ class Interpreter:
 
     def act_declare_block(self, node, a):
         pid = self.player_of(a["player"])
-        ch = self.next_choice(node.id) if node.kind != "player" else None
+        ch = self.choice_at(node)
         card = self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
         if self.attack is None:
             return m.Text("アタックがない", "no attack to block")
@@ -922,6 +984,9 @@ class Interpreter:
             return m.Text("ブロックしない", "no block")
         if card.owner != pid:
             raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {self.who(pid)}", node.loc)
+        if card not in self.attackers(pid) or card.state not in (None, "stand", "active"):
+            raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it must be a standing/active "
+                                  f"character in play (it is in {card.zone}, {card.state or 'no state'})", node.loc)
         self.attack.defender = card
         return m.Text(f"{card.name}でブロック", f"blocks with {card.name} [{card.id}]")
 
@@ -1043,13 +1108,14 @@ class Interpreter:
 
     def act_swap_slots(self, node, a):
         pid = self.player_of(a["player"])
-        ch = self.next_choice(node.id)
+        ch = self.choice_at(node)
         stage = self.zone(pid, "stage")
         if ch is None or len(ch.cards) != 2:
             return m.Text("入れ替えなし", "no swap")
-        i, j = (next(k for k, c in enumerate(stage) if c.id == cid) for cid in ch.cards)
-        stage[i], stage[j] = stage[j], stage[i]
-        return m.Text("枠を入れ替える", f"swaps {stage[j].name} and {stage[i].name}")
+        x, y = (next(c for c in stage if c.id == cid) for cid in ch.cards)
+        x.slot, y.slot = y.slot, x.slot
+        stage.sort(key=lambda c: c.slot)
+        return m.Text("枠を入れ替える", f"swaps {x.name} and {y.name}")
 
     def act_pass(self, node, a):
         return node.label if node is not None else m.Text("", "")
