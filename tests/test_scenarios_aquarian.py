@@ -112,7 +112,7 @@ def test_guard_then_response_then_battle_last():
     decl = idx(es, DECLARE)
     assert es[decl].what.en == "Polestar Knight [k-agg] attacks (no attack cost)" and check_of(es, decl) == "Polestar Empire (5/6)"
     g = idx(es, GUARD + ".guard.1")
-    assert es[g].actor == "p1" and es[g].role == "turn_player" and es[g].what.en == "blocks with Arayashiki Guardian [g-guard]"
+    assert es[g].actor == "p1" and es[g].role == "turn_player" and es[g].what.en == "defends with Arayashiki Guardian [g-guard]"
     effect = "Arayashiki Guardian: this character gets +1 durability"
     resp = [e for e in es[g:idx(es, BATTLE)] if e.node == RESPONSE]
     assert [(e.actor, e.priority, e.stack) for e in resp] == [

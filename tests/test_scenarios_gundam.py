@@ -176,7 +176,7 @@ class TestBattleFourSteps:
         assert (att.actor, att.role) == ("p1", "attack_side")
         assert att.what.en.startswith("does it: attacks with Gundam [a-gundam]")
         dfn = at(r.entries, "battle.defense.rule_effect")[0]
-        assert (dfn.actor, dfn.role, dfn.what.en) == ("p2", "defense_side", "does it: blocks with Zaku II [b-zaku]")
+        assert (dfn.actor, dfn.role, dfn.what.en) == ("p2", "defense_side", "does it: defends with Zaku II [b-zaku]")
         assert att.seq < seq(r.entries, "battle.attack.finish") < seq(r.entries, "battle.defense.begin") < dfn.seq
 
     def test_a_modification_after_the_defender_is_chosen_counts_at_damage_judgment(self, r):

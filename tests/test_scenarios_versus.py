@@ -113,7 +113,7 @@ def test_battle_declarations_then_exchange_then_comparison(name):
     att = one(r, "battle.attack.declare.1")
     blk = one(r, "battle.attack.declare.block.block.1")
     assert (att.actor, att.role) == ("p1", "attack_side")
-    assert (blk.actor, blk.role) == ("p2", "block_side") and blk.what.en == "blocks with Sentry [b-blk]"
+    assert (blk.actor, blk.role) == ("p2", "block_side") and blk.what.en == "defends with Sentry [b-blk]"
     assert att.seq < blk.seq < closed + 1 < nodes.index("fight.result")  # AP/DP only after the exchange closed
     assert "battle.outcome.unblocked.1" not in nodes  # blocked: no damage to the block side's leader
     assert one(r, "battle.outcome").what.en == "blocked: the two characters battle"

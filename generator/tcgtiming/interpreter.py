@@ -981,14 +981,14 @@ class Interpreter:
         if self.attack is None:
             return m.Text("アタックがない", "no attack to block")
         if card is None:
-            return m.Text("ブロックしない", "no block")
+            return m.Text("防御しない", "does not defend")
         if card.owner != pid:
             raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {self.who(pid)}", node.loc)
         if card not in self.attackers(pid) or card.state not in (None, "stand", "active"):
             raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it must be a standing/active "
                                   f"character in play (it is in {card.zone}, {card.state or 'no state'})", node.loc)
         self.attack.defender = card
-        return m.Text(f"{card.name}でブロック", f"blocks with {card.name} [{card.id}]")
+        return m.Text(f"{card.name}で防御（ブロック・ガード）", f"defends with {card.name} [{card.id}]")
 
     def act_modify(self, node, a):
         if self.attack is None:
