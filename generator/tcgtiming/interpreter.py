@@ -1246,50 +1246,17 @@ class Interpreter:
             if rounds > 200:
                 raise SimulationError("R502", f"priority window '{node.id}' did not close after 200 decisions", node.loc)
             pid = self.priority
-            if pid not in allowed:
+            play, by = self.window_decision(node, w, pid) if pid in allowed else (None, None)
+            if play is None:  # a pass (a role that may not act here passes by itself)
                 passes += 1
+                if pid in allowed:
+                    self.record(node, m.Text(f"パス（連続{passes}回）", f"passes ({passes} in a row)"), actor=pid, decided_by=by)
                 self.priority = self.other(pid)
                 if passes >= need:
-                    if self.close_window(node, w):
-                        passes = 0
-                        self.priority = first
-                        continue
-                    break
-                continue
-            ch = self.next_choice(node.id)
-            by = "scenario"
-            play = None
-            if ch is not None and ch.take != "pass" and ch.card:
-                card = self.cards.get(ch.card)
-                if card is None or card.owner != pid:
-                    raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",
-                                          ch.loc, help="choices at a window are taken in priority order")
-                ab = next((x for x in card.spec.abilities if x.kind == "activated" and (ch.ability in (None, x.id))), None)
-                if ab is None or ab.play not in w.plays:
-                    kinds = ", ".join(w.plays) or "none"
-                    raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
-                                          f"({node.label.en}): allowed here: {kinds}", ch.loc)
-                play = (card, ab, self.cards.get(ch.target) if ch.target else None)
-            elif ch is None:
-                if self.strict:
-                    raise SimulationError("R501", f"unscripted priority decision at '{node.id}' for {self.who(pid)}", node.loc,
-                                          help=f"add a choice: {{at: {node.id}, take: pass}}")
-                self.policy_decisions += 1
-                by = f"policy:{self.policy}"
-                if self.policy in ("first", "random"):
-                    options = self.playable(pid, w)
-                    if options:
-                        play = options[0] if self.policy == "first" else self.rng.choice(options)
-            if play is None:
-                passes += 1
-                self.record(node, m.Text(f"パス（連続{passes}回）", f"passes ({passes} in a row)"), actor=pid, decided_by=by)
-                self.priority = self.other(pid)
-                if passes >= need:
-                    if self.close_window(node, w):
-                        passes = 0
-                        self.priority = first
-                        continue
-                    break
+                    if not self.close_window(node, w):
+                        break
+                    passes = 0
+                    self.priority = first
                 continue
             card, ab, target = play
             card.used = True
@@ -1310,6 +1277,31 @@ class Interpreter:
                 self.priority = self.other(pid)
         self.priority = None
         return self.edge(node)
+
+    def window_decision(self, node, w, pid):
+        """What the player holding priority does: (card, ability, target) to play, or None to pass."""
+        ch = self.next_choice(node.id)
+        if ch is not None and ch.take != "pass" and ch.card:
+            card = self.cards.get(ch.card)
+            if card is None or card.owner != pid:
+                raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",
+                                      ch.loc, help="choices at a window are taken in priority order")
+            ab = next((x for x in card.spec.abilities if x.kind == "activated" and (ch.ability in (None, x.id))), None)
+            if ab is None or ab.play not in w.plays:
+                kinds = ", ".join(w.plays) or "none"
+                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
+                                      f"({node.label.en}): allowed here: {kinds}", ch.loc)
+            return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
+        if ch is not None:
+            return None, "scenario"
+        if self.strict:
+            raise SimulationError("R501", f"unscripted priority decision at '{node.id}' for {self.who(pid)}", node.loc,
+                                  help=f"add a choice: {{at: {node.id}, take: pass}}")
+        self.policy_decisions += 1
+        options = self.playable(pid, w) if self.policy in ("first", "random") else []
+        if not options:
+            return None, f"policy:{self.policy}"
+        return (options[0] if self.policy == "first" else self.rng.choice(options)), f"policy:{self.policy}"
 
     def close_window(self, node, w) -> bool:
         """Both passed: resolve the stack (if any). True when the window reopens."""
