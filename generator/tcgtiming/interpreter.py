@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import model as m
 from .scenario import BUILTIN_EVENTS, Ability, Scenario
@@ -38,8 +39,9 @@ class SimulationError(Exception):
 
 
 # --- trace -------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
+    """One trace entry (immutable; a named tuple because a turn makes hundreds of them)."""
+
     seq: int
     turn: int
     node: str
@@ -173,6 +175,10 @@ class Interpreter:
         for ch in scenario.choices:
             self.choices.setdefault(ch.at, []).append(ch)
         self.used_choices: set = set()
+        self.seat_roles: dict[str, str] = {}
+        for r in game.roles.values():
+            self.seat_roles.setdefault(r.get("seat"), r.id)
+        self.cite_text = {nid: tuple(str(c) for c in n.cites) for nid, n in game.nodes.items()}
         self.player_choice_node: str | None = None
         self.player_choice = None
         self.rule_log: list[str] = []  # rule processes applied, reported on the next trace entry
@@ -198,8 +204,7 @@ class Interpreter:
         return [p] if p else []
 
     def role_of(self, pid: str) -> str | None:
-        seat = "turn" if pid == self.turn_player else "non_turn"
-        return next((r.id for r in self.game.roles.values() if r.get("seat") == seat), None)
+        return self.seat_roles.get("turn" if pid == self.turn_player else "non_turn")
 
     def who(self, pid: str | None) -> str:
         if pid is None:
@@ -313,11 +318,11 @@ class Interpreter:
             interrupts = "; ".join(self.rule_log)
             self.rule_log = []
             what = m.Text(f"{what.ja}（割り込み: {interrupts}）", f"{what.en} (interrupt: {interrupts})")
-        pending = tuple((p, tuple(x.label for x in self.pending[p])) for p in self.players)
+        pending = tuple((p, tuple(x.label for x in v) if v else ()) for p, v in self.pending.items())
         self.entries.append(Entry(
             len(self.entries) + 1, self.turn_index + 1, node.id, node.kind, node.phase, node.step, node.procedure,
             node.label, actor, self.role_of(actor) if actor else None, what, pending,
-            tuple(x.label for x in self.stack), self.priority, tuple(str(c) for c in node.cites), decided_by))
+            tuple(x.label for x in self.stack) if self.stack else (), self.priority, self.cite_text[node.id], decided_by))
 
     # --- node kinds ---------------------------------------------------------------------------
     def visit_begin(self, node):
