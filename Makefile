@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 OUT := build
 APT_PACKAGES := graphviz fonts-ipaexfont-gothic
 
-.PHONY: site test setup system-deps python-deps clean schema reference
+.PHONY: site test setup system-deps python-deps clean schema reference bench
 
 site: setup
 	@rm -rf $(OUT).tmp && mkdir -p $(OUT).tmp/models
@@ -18,9 +18,11 @@ site: setup
 	  $(BIN)/tcgtiming compile $$f --out $(OUT).tmp/models/$$g.json || exit 1; \
 	done
 	@# --- site: charts ---
+	$(BIN)/tcgtiming render rules --lang ja --lang en --format svg --format table --out $(OUT).tmp/charts
 	@# --- site: simulations ---
+	$(BIN)/tcgtiming simulate $$(find rules -path '*/scenarios/*.yaml' | sort) --strict --out-dir $(OUT).tmp/traces
 	@rm -rf $(OUT) && mv $(OUT).tmp $(OUT)
-	@echo "outputs: $(CURDIR)/$(OUT)/ (compiled models in $(OUT)/models/)"
+	@echo "outputs: $(CURDIR)/$(OUT)/ (models/: compiled models; charts/: charts and timing tables; traces/: example simulations)"
 
 test: setup
 	$(BIN)/python -m pytest -q
@@ -44,6 +46,11 @@ $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	@touch $@
+
+bench: setup
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,bench]'
+	$(BIN)/python benchmarks/frontend.py
+	$(BIN)/python benchmarks/anchor_turn.py
 
 schema: setup
 	$(BIN)/tcgtiming schema --out schema/tcgtiming-rules.schema.json

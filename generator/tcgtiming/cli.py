@@ -84,56 +84,72 @@ def cmd_compile(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .interpreter import SimulationError, simulate
+    from .interpreter import SimulationError, simulate, verify
     from .trace import as_jsonl, as_markdown, as_text
 
-    if not os.path.isfile(args.scenario):
-        sys.stderr.write(format_text(Diagnostic("U401", f"no such file: {args.scenario}", args.scenario, 0, 0), None) + "\n")
-        return 2
+    for path in args.scenarios:
+        if not os.path.isfile(path):
+            sys.stderr.write(format_text(Diagnostic("U401", f"no such file: {path}", path, 0, 0), None) + "\n")
+            return 2
     if args.rules and not os.path.exists(args.rules):
         sys.stderr.write(format_text(Diagnostic("U401", f"no such file or directory: {args.rules}", args.rules, 0, 0), None) + "\n")
         return 2
-    res = compile_file(args.scenario, rules=args.rules)
-    if res.errors or res.scenario is None:
-        _print_diags([res], "text", [args.scenario])
-        return 1
-    sc = res.scenario
-    try:
-        run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
-    except SimulationError as exc:
-        loc = exc.loc
-        d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
-                       loc.col if loc else 0, help=exc.help)
-        line = None
-        if loc is not None:
-            try:
-                with open(loc.file, encoding="utf-8") as fh:
-                    lines = fh.read().splitlines()
-                line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
-            except OSError:
-                pass
-        sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
-        return 1
-    names = {pid: name for pid, name, _ in sc.players}
-    if args.format == "json":
-        text = as_jsonl(run)
-    elif args.format == "markdown":
-        text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang))
-    else:
-        text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout))
-    from .interpreter import verify
-
-    failed = verify(run, sc)
-    for msg in failed:
-        sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
-    for at, loc in run.unused_choices:
-        sys.stderr.write(format_text(Diagnostic("R504", f"scripted choice at '{at}' was never used", loc.file, loc.line, loc.col), None) + "\n")
-    if args.out:
-        _write_atomic(args.out, text)
-        sys.stderr.write(f"wrote {args.out} ({len(run.entries)} entries)\n")
-    else:
-        sys.stdout.write(text)
-    return 1 if failed else 0
+    if len(args.scenarios) > 1 and not args.out_dir:
+        sys.stderr.write("tcgtiming simulate: several scenarios need --out-dir\n")
+        return 2
+    status = 0
+    for path in args.scenarios:
+        res = compile_file(path, rules=args.rules)
+        if res.errors or res.scenario is None:
+            _print_diags([res], "text", [path])
+            status = 1
+            continue
+        sc = res.scenario
+        try:
+            run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
+        except SimulationError as exc:
+            loc = exc.loc
+            d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
+                           loc.col if loc else 0, help=exc.help)
+            line = None
+            if loc is not None:
+                try:
+                    with open(loc.file, encoding="utf-8") as fh:
+                        lines = fh.read().splitlines()
+                    line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
+                except OSError:
+                    pass
+            sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
+            status = 1
+            continue
+        names = {pid: name for pid, name, _ in sc.players}
+        failed = verify(run, sc)
+        for msg in failed:
+            sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
+        for at, loc in run.unused_choices:
+            sys.stderr.write(format_text(Diagnostic("R504", f"scripted choice at '{at}' was never used",
+                                                    loc.file, loc.line, loc.col), None) + "\n")
+        if failed:
+            status = 1
+        if args.out_dir:
+            base = os.path.join(args.out_dir, sc.game, os.path.splitext(os.path.basename(path))[0])
+            _write_atomic(base + ".txt", as_text(run, names, args.lang))
+            _write_atomic(base + ".jsonl", as_jsonl(run))
+            _write_atomic(base + ".md", as_markdown(run, names, args.lang, title=sc.title.get(args.lang)))
+            sys.stderr.write(f"wrote {base}.txt/.jsonl/.md ({len(run.entries)} entries)\n")
+            continue
+        if args.format == "json":
+            text = as_jsonl(run)
+        elif args.format == "markdown":
+            text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang))
+        else:
+            text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout))
+        if args.out:
+            _write_atomic(args.out, text)
+            sys.stderr.write(f"wrote {args.out} ({len(run.entries)} entries)\n")
+        else:
+            sys.stdout.write(text)
+    return status
 
 
 def cmd_schema(args) -> int:
@@ -248,6 +264,8 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_schema)
 
     # --- render command (charts) ---
+    from .render import add_parser as add_render_parser
+    add_render_parser(sub)
     # --- simulate command (interpreter) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
@@ -255,7 +273,7 @@ def parser() -> argparse.ArgumentParser:
                         "and the rule it follows. Exit 1 with located diagnostics when the scenario or the rules are "
                         "invalid, when a scripted choice cannot be carried out, or (with --strict) when a decision is "
                         "not scripted.")
-    sm.add_argument("scenario", metavar="SCENARIO", help="a scenario file")
+    sm.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (several with --out-dir)")
     sm.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: the game.yaml "
                     "above the scenario's folder, or rules/<game>/game.yaml")
     sm.add_argument("--format", choices=("text", "json", "markdown"), default="text",
@@ -263,7 +281,9 @@ def parser() -> argparse.ArgumentParser:
     sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown)")
     sm.add_argument("--strict", action="store_true", help="an unscripted decision is an error instead of a policy's pick")
     sm.add_argument("--policy", choices=("pass", "first", "random"), help="override the scenario's policy for unscripted decisions")
-    sm.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
+    out = sm.add_mutually_exclusive_group()
+    out.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
+    out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
     sm.set_defaults(func=cmd_simulate)
 
     k = sub.add_parser("codes", help="list every diagnostic code",
