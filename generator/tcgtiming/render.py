@@ -105,6 +105,7 @@ UI: dict[str, tuple[str, str]] = {
     "over": ("対象: {}", "over: {}"),
     "swap": ("役割交代: {} ⇄ {}", "roles swap: {} ⇄ {}"),
     "callers": ("呼び出し元（{}か所）", "called from {} places"),
+    "caller": ("呼び出し元（{}か所）", "called from {} place"),
     "back_to_caller": ("呼び出し元へ戻る", "back to the caller"),
     "sources": ("出典", "Sources"),
     "title": ("{} — {}", "{} — {}"),
@@ -710,7 +711,7 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
     if c.kind == "procedure":
         callers = [e.src for e in game.edges if e.kind == "call" and e.dst == c.begin]
         tip = "\n".join(callers[:40]) + ("\n…" if len(callers) > 40 else "")
-        first = GNode("from:callers", "stub", wrap("← " + ui("callers", lang, len(callers)), WRAP[lang]),
+        first = GNode("from:callers", "stub", wrap("← " + ui("caller" if len(callers) == 1 else "callers", lang, len(callers)), WRAP[lang]),
                       url=node_url(game, game.nodes[callers[0]]) if callers else None, tooltip=tip)
         last = GNode("to:callers", "stub", wrap("→ " + ui("back_to_caller", lang), WRAP[lang]), tooltip=tip)
         nodes = [first] + nodes + [last]
