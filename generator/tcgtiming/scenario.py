@@ -222,7 +222,7 @@ class ScenarioChecks:
             ab_ids = set()
             for j, ab in enumerate(c.abilities):
                 self.ability(ab, ("cards", i, "abilities", j))
-                if ab.id in ab_ids:
+                if ab.id is not None and ab.id in ab_ids:
                     self.fail("C301", f"duplicate ability id '{ab.id}'", ("cards", i, "abilities", j, "id"))
                 ab_ids.add(ab.id)
         placed: dict[str, tuple] = {}
@@ -297,7 +297,10 @@ class ScenarioChecks:
                 self.fail("S201", "'play' applies to activated abilities", path + ("play",), key=True)
         else:
             if ab.play is not None and ab.play not in game.plays:
-                self.fail("C302", f"unknown play kind '{ab.play}'", path + ("play",), help=did_you_mean(ab.play, game.plays))
+                self.fail("C302", f"unknown play kind '{ab.play}'", path + ("play",),
+                          help=did_you_mean(ab.play, game.plays) or (one_of(game.plays) if game.plays else
+                               f"{game.id} has no priority windows: leave 'play' out; the ability is played by a "
+                               "player action (such as a counter step)"))
         if ab.zone is not None and ab.zone not in game.zones:
             self.fail("C302", f"unknown zone '{ab.zone}'", path + ("zone",), help=did_you_mean(ab.zone, game.zones))
         for key in ("cost", "effect"):
