@@ -125,7 +125,7 @@ def test_guard_then_response_then_battle_last():
     assert resp[3].what.en == "resolved newest first: Arayashiki Guardian: Arayashiki Guardian: defense +1 (now 4)"
     # the battle comes after the effect has resolved: attack 3 meets durability 4, the guard survives
     b = idx(es, BATTLE)
-    assert es.index(resp[3]) < b and es[b].what.en == "battle: nobody destroyed"
+    assert es.index(resp[3]) < b and es[b].what.en == "battle (Arayashiki Guardian 3/4, Polestar Knight 2/3): nobody destroyed"
     assert es[b - 1].node == "faction.checks.aggressive.attack.outcome" and es[b - 1].what.en == "guarded"
 
 

@@ -190,10 +190,10 @@ class TestBattleFourSteps:
         dmg = at(r.entries, "battle.damage.rule_effect")[0]
         assert at(r.entries, "battle.defense.rule_effect")[0].seq < play.seq < res.seq < dmg.seq
         # attack 5 against defense 6, and attack 3 against defense 4: nobody is destroyed
-        assert dmg.what.en == "battle: nobody destroyed"
+        assert dmg.what.en == "battle (Zaku II 5/6, Gundam 3/4): nobody destroyed"
 
     def test_battle_damage_is_dealt_only_by_the_damage_judgment_rule_effect(self, r):
-        battles = [e.node for e in r.entries if e.what.en.startswith(("battle:", "no battle"))]
+        battles = [e.node for e in r.entries if e.what.en.startswith(("battle (", "no battle"))]
         assert battles == ["battle.damage.rule_effect"]
         nodes = [e.node for e in r.entries]
         order = ["battle.attack.begin", "battle.attack.rule_effect", "battle.defense.begin", "battle.defense.rule_effect",

@@ -74,7 +74,7 @@ class Run:
 
 # --- runtime state -----------------------------------------------------------------------------
 class RCard:
-    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot")
+    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot", "damage")
 
     def __init__(self, spec, owner):
         self.id, self.spec, self.owner = spec.id, spec, owner
@@ -83,6 +83,7 @@ class RCard:
         self.zone = None
         self.used = False
         self.slot: int | None = None  # its stage position (kept when it leaves, so an encore returns it there)
+        self.damage = 0  # damage dealt to it and not yet reset (battle damage stays until a damage reset)
 
     def stat(self, name: str) -> int:
         base = dict(self.spec.stats).get(name, 0)
@@ -244,6 +245,7 @@ class Interpreter:
         card.zone = to
         if to not in ("stage",):
             card.mods = []
+            card.damage = 0
         if came_from == "stage" and to != "stage":
             self.fire("left_stage", subject=card)
         self.fire("entered", subject=card)
@@ -1071,21 +1073,31 @@ class Interpreter:
                 self.fire("reversed", subject=c)
             return m.Text(f"パワー{pa}対{pd}: {self.names_of(losers)}がリバース",
                           f"power {pa} vs {pd}: {self.names_of(losers) if losers else 'nobody'} reversed")
-        if a["compare"] == "ap_dp":
-            gone = [c for c, other in ((dfn, att), (att, dfn)) if other.stat("ap") >= c.stat("dp")]
-        else:
-            gone = [c for c, other in ((dfn, att), (att, dfn)) if other.stat("attack") >= c.stat("defense")]
+        hit, hp = ("ap", "dp") if a["compare"] == "ap_dp" else ("attack", "defense")
+        # both deal their damage at once; it stays on the card until a damage reset
+        dealt = [(c, other.stat(hit)) for c, other in ((dfn, att), (att, dfn))]
+        for c, amount in dealt:
+            c.damage += max(0, amount)
+        gone = [c for c, _ in dealt if c.damage >= c.stat(hp)]
+        marks = ", ".join(f"{c.name} {c.damage}/{c.stat(hp)}" for c, _ in dealt)
         to = next((z for z in ("discard", "waiting_room", "junk_yard") if z in self.game.zones), None)
+        if gone and to is None:
+            return m.Text(f"バトル（{marks}）: {self.names_of(gone)}が破壊されるが、行き先の領域がルールにない",
+                          f"battle ({marks}): {self.names_of(gone)} destroyed, but the rules name no zone for it: it stays")
         for c in gone:
-            if to:
-                self.move_card(c, to)
-        return m.Text(f"バトル: {self.names_of(gone)}が倒れる", f"battle: {self.names_of(gone) if gone else 'nobody'} destroyed")
+            self.move_card(c, to)
+        return m.Text(f"バトル（{marks}）: {self.names_of(gone) or 'なし'}が破壊", 
+                      f"battle ({marks}): {self.names_of(gone) if gone else 'nobody'} destroyed")
 
     def act_encore(self, node, a):
         return m.Text("アンコール", "encore")
 
     def act_reset_damage(self, node, a):
-        return m.Text("ダメージリセット", "damage on units is reset")
+        had = [c for pid in self.players for z in self.zones[pid].values() for c in z if c.damage]
+        for c in had:
+            c.damage = 0
+        return m.Text(f"ダメージリセット: {self.names_of(had) if had else 'ダメージなし'}",
+                      f"damage reset: {', '.join(c.name + ' [' + c.id + ']' for c in had) if had else 'no damage on any unit'}")
 
     def act_end_effects(self, node, a):
         for pid in self.players:
@@ -1205,7 +1217,8 @@ class Interpreter:
             return "no target"
         amount = self.const(a["amount"])
         limit = c.stat("dp") or c.stat("defense")
-        if amount >= limit:
+        c.damage += amount
+        if c.damage >= limit:
             self.move_card(c, a["to"])
             return f"{amount} damage to {c.name}: destroyed ({a['to']})"
         return f"{amount} damage to {c.name}: survives"
