@@ -447,7 +447,8 @@ class Interpreter:
     def visit_player(self, node):
         actor = self.player_of(node.actor) if node.actor not in ("any", "both") else self.turn_player
         ch, by = self.decide(node, actor)
-        self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
+        if node.choices or node.may:  # a decision: what it chose (a do-only action keeps the earlier choice)
+            self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
         if node.choices:
             did = self.perform(node, node.action, actor) if node.action else None  # e.g. choose the attacker first
             available = [c for c in node.choices if c.when is None or self.holds(c.when, node)]
@@ -1105,6 +1106,31 @@ class Interpreter:
                 for c in z:
                     c.mods = []
         return m.Text("「ターン終了時まで」の効果が終わる", "'until end of turn' effects end")
+
+    def act_pay_cost(self, node, a):
+        pid = self.player_of(a["player"])
+        if self.chosen is None:
+            return m.Text("支払うものなし", "no card chosen: nothing to pay")
+        n = max(0, self.chosen.stat(a["stat"]))
+        frm = a.get("from")
+        usable = [c for c in self.zone(pid, a["zone"]) if c.state == frm or (frm is None and c.state in (None, "face_up"))]
+        ch = self.choice_at(node)
+        wanted = list(ch.cards) or ([ch.card] if ch.card else []) if ch is not None else []
+        if wanted:
+            picked = [c for c in usable if c.id in wanted]
+            if len(picked) != len(wanted):
+                raise SimulationError("R503", f"{', '.join(wanted)}: not all usable in {a['zone']} "
+                                      f"(usable: {', '.join(c.id for c in usable) or 'none'})", ch.loc)
+        else:
+            picked = usable[:n]
+        if len(picked) != n:
+            where = ch.loc if ch is not None and wanted else node.loc
+            raise SimulationError("R503", f"{self.chosen.name} [{self.chosen.id}] costs {n} ({a['stat']}); "
+                                  f"{len(picked)} chosen/usable in {a['zone']}", where)
+        for c in picked:
+            c.state = a["to"]
+        return m.Text(f"{self.chosen.name}のコスト{n}: {self.names_of(picked)}", 
+                      f"pays {n} for {self.chosen.name}: {self.names_of(picked) or 'nothing'} → {a['to']}")
 
     def act_trigger_icon(self, node, a):
         card = self.revealed[-1] if self.revealed else None

@@ -146,6 +146,10 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("player:role"), _p("zone:zone"))),
     Entry("lose", "The player loses the game (two players losing in the same rule processing is a draw).",
           (_p("player:player"),)),
+    Entry("pay_cost", "The player pays the chosen card's cost (one of its values, e.g. E) by turning that many cards of a "
+          "zone from one state to another (VERSUS: usable magic cards face down).",
+          (_p("player:role"), _p("zone:zone"), _p("stat:enum:cost|e|level|guard_cost|encore_cost"),
+           _p("to:enum:" + STATES), _p("from?:enum:" + STATES))),
     Entry("trigger_icon", "Carry out the trigger icon of the card just revealed (e.g. soul: the attacker gets +1 soul).",
           (_p("player:role"),)),
     # --- additions: ws ---
