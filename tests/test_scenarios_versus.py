@@ -240,3 +240,23 @@ def test_every_phase_is_visited():
     for path in sorted(HERE.glob("*.yaml")):
         phases |= {e.phase for e in run(path.name).entries if e.phase}
     assert phases == {"reload", "standby", "battle", "end"}
+
+
+def test_placing_pays_e_in_usable_magic_and_refuses_what_cannot_be_paid(tmp_path):
+    path = HERE / "end-hand-limit-and-swap.yaml"
+    r = simulate(*_loaded(path))
+    pay = one(r, "place_character.pay", turn=2)
+    assert (pay.actor, pay.what.en) == ("p2", "pays 1 for Squire: Mana [b-m0] → face_down")
+    # the same placement with E 2 and one usable magic card cannot be paid
+    text = path.read_text(encoding="utf-8").replace("stats: {e: 1, ap: 1, dp: 1}", "stats: {e: 2, ap: 1, dp: 1}")
+    dear = tmp_path / "dear.yaml"
+    dear.write_text(text, encoding="utf-8")
+    with pytest.raises(SimulationError) as exc:
+        simulate(*_loaded(dear))
+    assert exc.value.code == "R503" and "Squire [b-c1] costs 2 (e); 1 chosen/usable in magic" in exc.value.message
+
+
+def _loaded(path):
+    res = compile_file(path, rules=str(HERE.parent / "game.yaml"))
+    assert res.scenario is not None, [(d.code, d.message) for d in res.diagnostics]
+    return res.game, res.scenario
