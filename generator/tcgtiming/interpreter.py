@@ -492,6 +492,10 @@ class Interpreter:
             lst.pop(0)
         return None
 
+    def card_for(self, ch) -> RCard | None:
+        """The card a scripted choice names, else the card chosen at the last decision."""
+        return self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
+
     def choice_at(self, node):
         """The scripted choice for this visit of the node: at a player node, the one its decision
         took (so the node's own action uses it); elsewhere, the next one scripted for the node."""
@@ -924,7 +928,7 @@ class Interpreter:
     def act_play(self, node, a):
         pid = self.player_of(a["player"])
         ch = self.choice_at(node)
-        card = self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
+        card = self.card_for(ch)
         if card is None:
             return m.Text("プレイしない", "plays nothing")
         ability = self.ability_of(card, a["kind"], ch.ability if ch else None)
@@ -985,7 +989,7 @@ class Interpreter:
     def act_declare_block(self, node, a):
         pid = self.player_of(a["player"])
         ch = self.choice_at(node)
-        card = self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
+        card = self.card_for(ch)
         if self.attack is None:
             return m.Text("アタックがない", "no attack to block")
         if card is None:

@@ -249,6 +249,15 @@ class Game:
     def successors(self, node_id: str) -> tuple[Edge, ...]:
         return self.out_edges.get(node_id, ())
 
+    def time_order(self, container_id: str) -> list[str]:
+        """A container's nodes in time order: its begin, its own nodes, each step (begin … end), its end."""
+        c = self.containers[container_id]
+        out = [c.begin] + [n for n in c.nodes if n not in (c.begin, c.end) and self.nodes[n].container == container_id]
+        for child in c.children:
+            out += self.time_order(child)
+        out.append(c.end)
+        return out
+
     def stats(self) -> dict:
         kinds: dict[str, int] = {}
         for n in self.nodes.values():

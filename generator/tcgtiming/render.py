@@ -551,17 +551,6 @@ def _gnode(game: Game, node: Node, lang: str, cluster: str | None) -> GNode:
                  cluster, sub=sub, group=node.container if own else None)
 
 
-def _ordered(game: Game, cid: str) -> list[str]:
-    """A container's nodes in time order: its begin, its own nodes, each step (begin … end), its end."""
-    c = game.containers[cid]
-    own = [n for n in c.nodes if n not in (c.begin, c.end) and game.nodes[n].container == cid]
-    out = [c.begin] + own
-    for child in c.children:
-        out += _ordered(game, child)
-    out.append(c.end)
-    return out
-
-
 def _edge_label(game: Game, e, lang: str) -> list[str]:
     src = game.nodes[e.src]
     if e.kind in ("option", "case") and e.label is not None:
@@ -666,7 +655,7 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
         return _overview(game, lang, overlay)
     c = game.containers[chart_id]
     title = ui("title", lang, game.name.get(lang), c.label.get(lang))
-    ids = _ordered(game, chart_id)
+    ids = game.time_order(chart_id)
     inside = set(ids)
     clusters = [GCluster(s, game.containers[s].label.get(lang), node_url(game, game.nodes[game.containers[s].begin]),
                          _tooltip(game, game.containers[s], lang))
@@ -756,7 +745,7 @@ def _apply_overlay(ch: Chart, game: Game, ov: Overlay) -> None:
 
 def _summary(game: Game, cid: str, lang: str) -> str:
     counts = {"player": 0, "window": 0, "check": 0, "call": 0}
-    for n in _ordered(game, cid):
+    for n in game.time_order(cid):
         k = game.nodes[n].kind
         if k in counts:
             counts[k] += 1
@@ -783,7 +772,7 @@ def _overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
         if not p.children:
             nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]), extra=[_summary(game, p.id, lang)],
                                url=node_url(game, pb), tooltip=_tooltip(game, p, lang)))
-            for n in _ordered(game, p.id):
+            for n in game.time_order(p.id):
                 unit[n] = p.id
             continue
         clusters.append(GCluster(p.id, p.label.get(lang), node_url(game, pb), _tooltip(game, p, lang)))
@@ -800,7 +789,7 @@ def _overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
             nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[_summary(game, s, lang)],
                                url=node_url(game, game.nodes[sc.begin]), tooltip=_tooltip(game, sc, lang),
                                cluster=p.id))
-            for n in _ordered(game, s):
+            for n in game.time_order(s):
                 unit[n] = s
     nodes.append(GNode(turn.end, "begin", wrap(te.label.get(lang), WRAP[lang]), url=node_url(game, te),
                        tooltip=_tooltip(game, turn, lang)))

@@ -86,16 +86,6 @@ class Row:
         return not (self.own.open or self.opp.open)
 
 
-def _time_order(game: Game, cid: str) -> list[str]:
-    c = game.containers[cid]
-    own = [n for n in c.nodes if n not in (c.begin, c.end) and game.nodes[n].container == cid]
-    out = [c.begin] + own
-    for child in c.children:
-        out += _time_order(game, child)
-    out.append(c.end)
-    return out
-
-
 def _parent(game: Game, node: Node) -> tuple[Node | None, str]:
     """The decision or loop whose body holds the node, and the id part naming the body (an option or
     case id, 'else', or '' for a loop body)."""
@@ -157,7 +147,7 @@ def rows(game: Game, lang: str) -> list[Row]:
     first_of_body: set[tuple[str, str]] = set()
     last_section = None
     for phase in game.phases:
-        for nid in _time_order(game, phase.id):
+        for nid in game.time_order(phase.id):
             node = game.nodes[nid]
             section = phase.label.get(lang)
             if node.step:
