@@ -169,11 +169,8 @@ def cmd_schema(args) -> int:
         except OSError as exc:
             sys.stderr.write(f"cannot read {args.check}: {exc.strerror}\n")
             return 1
-        if current != text:
-            sys.stderr.write(f"{args.check} is stale: run 'tcgtiming schema --out {args.check}'\n")
-            return 1
-        sys.stdout.write(f"{args.check} is current\n")
-        return 0
+        return _report_current(current == text, f"{args.check} is current",
+                               f"{args.check} is stale: run 'tcgtiming schema --out {args.check}'")
     if args.out:
         _write_atomic(args.out, text)
         sys.stderr.write(f"wrote {args.out}\n")
@@ -207,15 +204,21 @@ def cmd_reference(args) -> int:
         return 2
     fresh = refresh(current, Path(args.file).resolve().parent)
     if args.check:
-        if fresh != current:
-            sys.stderr.write(f"{args.file}: generated reference tables are stale: run "
-                             f"'tcgtiming reference --update {args.file}'\n")
-            return 1
-        sys.stdout.write(f"{args.file}: generated reference tables are current\n")
-        return 0
+        return _report_current(fresh == current, f"{args.file}: generated reference tables are current",
+                               f"{args.file}: generated reference tables are stale: run "
+                               f"'tcgtiming reference --update {args.file}'")
     if fresh != current:
         _write_atomic(args.file, fresh)
         sys.stderr.write(f"updated {args.file}\n")
+    return 0
+
+
+def _report_current(ok: bool, current: str, stale: str) -> int:
+    """The check mode of generated files (ruff-style): exit 1, saying how to refresh them, when stale."""
+    if not ok:
+        sys.stderr.write(stale + "\n")
+        return 1
+    sys.stdout.write(current + "\n")
     return 0
 
 
