@@ -1,5 +1,4 @@
 """Schema and semantic checks: each problem gets its code, its place and a useful hint."""
-import pytest
 
 from tcgtiming.frontend import compile_file
 

@@ -15,11 +15,9 @@ interpreter. Knows no YAML.
 from __future__ import annotations
 
 import re
-from collections import deque
 from typing import Callable
 
 from . import model as m
-from .interpreter import RCard
 from .scenario import Scenario
 
 

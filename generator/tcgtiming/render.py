@@ -1160,7 +1160,7 @@ def to_mermaid(ch: Chart) -> str:
         st = NODE_STYLE[k]
         dash = ",stroke-dasharray:4 3" if "dashed" in st.get("style", "") else ""
         out.append(f"  classDef {k} fill:{st['fillcolor']},stroke:{st['color']},color:{st['fontcolor']}{dash}")
-    out.append(f"  classDef visited stroke-width:4px")
+    out.append("  classDef visited stroke-width:4px")
     for k in kinds:
         members = [mid(n.id) for n in ch.nodes if n.kind == k] + [f"legend_{k}"]
         out.append(f"  class {','.join(members)} {k}")
