@@ -85,7 +85,7 @@ def test_window_stack_and_priority():
     run = run_file(LANES)
     w = [e for e in run.entries if e.node == "battle.free.1"]
     assert [(e.actor, e.priority) for e in w[:3]] == [("p1", "p1"), ("p2", "p2"), ("p1", "p1")]
-    assert w[0].stack == ("Bolt: bolt",) if False else w[0].stack == ("Quick Bolt: bolt",)
+    assert w[0].stack == ("Quick Bolt: bolt",)
     assert "resolved newest first" in w[3].what.en and w[3].stack == ()
 
 
