@@ -141,8 +141,8 @@ def test_play_at_a_closed_timing_is_refused(tmp_path):
     assert "cannot play at 'end.1' (damage is removed): it is a closed timing: no one may play" == d.message
 
 
-def test_play_of_a_kind_the_window_does_not_allow(tmp_path):
-    body = BASE.replace("play: quick, effect: [{draw", "play: quick, effect: [{draw") + """choices:
+def test_a_play_out_of_priority_order_is_refused(tmp_path):
+    body = BASE + """choices:
   - {at: main.play, take: pass}
   - {at: battle.free.1, take: play, card: b4}
 """
