@@ -50,3 +50,25 @@ def test_ws_front_attack_counter_order():
     assert nodes.index("attack.trigger.3") < nodes.index("attack.counter.3") < nodes.index("attack.damage.3")
     battle = next(e for e in es if e.node == "attack.battle.4")
     assert battle.what.en == "power 3000 vs 4500: Vanguard [a-att] reversed"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_random_decisions_never_crash(path):
+    """Unscripted, every decision taken by the seeded random policy, two turns: the run ends normally
+    or with a located SimulationError, never with another exception; and it is reproducible."""
+    import dataclasses
+
+    from tcgtiming.interpreter import SimulationError
+
+    res = compile_file(path, str(path.relative_to(ROOT)))
+    ends = set()
+    for seed in range(4):
+        sc = dataclasses.replace(res.scenario, seed=seed, policy="random", choices=(), turns=2)
+        try:
+            r = simulate(res.game, sc)
+        except SimulationError as exc:
+            assert exc.code.startswith("R5") and exc.loc is not None
+            continue
+        assert as_jsonl(r) == as_jsonl(simulate(res.game, sc))
+        ends.add(r.entries[-1].node)
+    assert ends, "at least one random run completes"
