@@ -65,3 +65,44 @@ def test_mutations_are_valid_or_located(text):
 def test_the_unmutated_file_is_valid():
     res = compile_document(load_bytes(TEXT.encode(), "mini.yaml"))
     assert res.game is not None and res.diagnostics == []
+
+
+SCENARIO = MINI.parent.parent.parent.parent / "rules" / "ws" / "scenarios" / "front-attack-counter.yaml"
+SC_LINES = SCENARIO.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+@st.composite
+def mutated_scenario(draw):
+    lines = list(SC_LINES)
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(lines) - 1))
+        op = draw(st.sampled_from(["delete", "duplicate", "insert", "replace_word"]))
+        if op == "delete" and len(lines) > 1:
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "insert":
+            pos = draw(st.integers(0, len(lines[i])))
+            lines[i] = lines[i][:pos] + draw(st.sampled_from(SNIPPETS + ["card: x", "take: pass", "at: end.1"])) + lines[i][pos:]
+        else:
+            words = lines[i].split(" ")
+            k = draw(st.integers(0, len(words) - 1))
+            words[k] = draw(st.sampled_from(SNIPPETS + ["a-att", "front", "stop", "counter", "p1", "stage"]))
+            lines[i] = " ".join(words)
+    return "".join(lines)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_scenario())
+def test_scenario_mutations_are_valid_or_located_and_valid_ones_run(text):
+    from tcgtiming.interpreter import SimulationError, simulate
+
+    doc = load_bytes(text.encode("utf-8", "surrogatepass"), str(SCENARIO))
+    res = compile_document(doc)
+    for d in res.diagnostics:
+        assert d.code in CODES and d.line >= 1, d
+    if res.scenario is not None:
+        try:
+            simulate(res.game, res.scenario)
+        except SimulationError as exc:
+            assert exc.code.startswith("R5") and exc.loc is not None
