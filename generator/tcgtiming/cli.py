@@ -238,7 +238,7 @@ def _write_atomic(path: str, text: str) -> None:
 
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tcgtiming", description="The timing of trading card game turns: validate, compile, "
-                "simulate, chart and publish rule definitions.")
+                "simulate and chart rule definitions of a turn's phases, steps, check timings and priority windows.")
     p.add_argument("--version", action="version", version=f"tcgtiming {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -257,7 +257,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
     c.set_defaults(func=cmd_compile)
 
-    s = sub.add_parser("schema", help="print the JSON Schema of the rule language",
+    s = sub.add_parser("schema", help="print the JSON Schema of rule files or scenario files",
                        description="Print the JSON Schema of rule files or scenario files (for editors: "
                        "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
     s.add_argument("--kind", choices=("rules", "scenario"), default="rules", help="which file kind (default: rules)")
