@@ -51,6 +51,7 @@ bench: setup
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,bench]'
 	$(BIN)/python benchmarks/frontend.py
 	$(BIN)/python benchmarks/anchor_turn.py
+	$(BIN)/python benchmarks/render.py
 
 schema: setup
 	$(BIN)/tcgtiming schema --out schema/tcgtiming-rules.schema.json

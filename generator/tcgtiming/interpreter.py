@@ -684,6 +684,14 @@ class Interpreter:
             picked = cards[:count or 1]
         return picked[:count or len(picked)]
 
+    STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース", "active": "活動", "sleep": "睡眠",
+                "face_up": "表向き", "face_down": "裏向き"}
+
+    def zja(self, zone: str) -> str:
+        """A zone's Japanese name, for the Japanese narration (the English one keeps the zone id)."""
+        z = self.game.zones.get(zone)
+        return z.name.ja if z is not None and z.name.ja else zone
+
     def names_of(self, cards) -> str:
         return ", ".join(f"{c.name} [{c.id}]" for c in cards) or "-"
 
@@ -857,7 +865,7 @@ class Interpreter:
             c.state = a["to"]
             if a["to"] == "reverse":
                 self.fire("reversed", subject=c)
-        return m.Text(f"{self.names_of(cards)} → {a['to']}", f"{self.names_of(cards)} → {a['to']}")
+        return m.Text(f"{self.names_of(cards)} → {self.STATE_JA.get(a['to'], a['to'])}", f"{self.names_of(cards)} → {a['to']}")
 
     def act_move(self, node, a):
         pid = self.player_of(a["player"])
@@ -868,8 +876,9 @@ class Interpreter:
         if a.get("which") == "revealed":
             self.revealed = [c for c in self.revealed if c not in cards]
         if not cards:
-            return m.Text(f"{a['from']}に動かすカードなし", f"nothing to move from {a['from']}")
-        return m.Text(f"{self.names_of(cards)}: {a['from']} → {a['to']}", f"{self.names_of(cards)}: {a['from']} → {a['to']}")
+            return m.Text(f"{self.zja(a['from'])}に動かすカードなし", f"nothing to move from {a['from']}")
+        return m.Text(f"{self.names_of(cards)}: {self.zja(a['from'])} → {self.zja(a['to'])}",
+                      f"{self.names_of(cards)}: {a['from']} → {a['to']}")
 
     def act_reveal(self, node, a):
         pid = self.player_of(a["player"])
@@ -923,7 +932,7 @@ class Interpreter:
         elif card.state is None:
             card.state = "stand"
         self.fire("placed", subject=card)
-        return m.Text(f"{card.name} [{card.id}] を{a['to']}に置く", f"{card.name} [{card.id}] placed: {a['from']} → {a['to']}")
+        return m.Text(f"{card.name} [{card.id}] を{self.zja(a['to'])}に置く", f"{card.name} [{card.id}] placed: {a['from']} → {a['to']}")
 
     def act_play(self, node, a):
         pid = self.player_of(a["player"])
