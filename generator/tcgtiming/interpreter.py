@@ -247,6 +247,7 @@ class Interpreter:
             card.mods = []
             card.damage = 0
         if came_from == "stage" and to != "stage":
+            card.state = None  # a card off the stage is neither standing, rested nor reversed
             self.fire("left_stage", subject=card)
         self.fire("entered", subject=card)
         self.interrupts()
