@@ -1,8 +1,10 @@
 """The compiler back end for speed: a game's model -> Python source, as Jinja compiles templates.
 
-``compile_game(game, trace=...)`` turns the model's graph into structured Python: each procedure
-and phase becomes a function, branches become ``if``/``elif``, loops ``while``, a backward goto a
-``continue`` of a ``while True`` wrapped around its target, a check timing a direct function call.
+``compile_scenario(game, scenario, trace=...)`` turns the model's graph into structured Python,
+specialised for one scenario (its listeners, choices and starting zones become constants and
+locals): each procedure and phase becomes a closure, branches ``if``/``elif``, loops ``while``, a
+backward goto the ``continue`` of a ``while True`` wrapped around its target, a check timing a
+direct call.
 The generated turn appends one trace item per visited node that ``trace`` names (by default the
 node id), so a run of the generated code and a run of the interpreter project to the same trace;
 ``tests/test_codegen.py`` and ``benchmarks/anchor_turn.py`` check that they do.
@@ -98,7 +100,6 @@ class CodeGen:
 
     def function(self, name, container: m.Container):
         g = self.g
-        mark = len(self.lines)
         self.w(1, f"def {name}():")
         self.nonlocal_at = len(self.lines)
         self.used_counters = set()
@@ -110,7 +111,6 @@ class CodeGen:
         if self.used_counters:
             self.lines.insert(self.nonlocal_at, "        nonlocal " + ", ".join(sorted(self.used_counters)))
         self.w(1, "")
-        del mark
 
     def zone(self, role_var: str, zone: str) -> str:
         key = (role_var, zone)
