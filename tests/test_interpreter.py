@@ -217,3 +217,25 @@ def test_simulate_cli_out_file(cli, tmp_path):
 def test_committed_scenario_schema_is_current(cli):
     code, _, err = cli("schema", "--kind", "scenario", "--check", ROOT / "schema" / "tcgtiming-scenario.schema.json")
     assert code == 0, err
+
+
+def test_choices_in_order_without_node_ids(tmp_path):
+    """Choices may also be given in order, without 'at': each answers the next player decision."""
+    keyed = LANES.read_text(encoding="utf-8")
+    unkeyed = keyed.replace("  - {at: main.play, take: character, card: a4}", "  - {take: character, card: a4}")
+    unkeyed = unkeyed.replace("  - {at: main.play, take: pass}", "  - {take: pass}")
+    unkeyed = unkeyed.replace("  - {at: battle.free.1, take: play, card: a5}", "  - {take: play, card: a5}")
+    unkeyed = unkeyed.replace("  - {at: battle.free.1, take: pass}", "  - {take: pass}")
+    assert "at:" not in unkeyed.split("choices:")[1]
+    p = scenario(tmp_path, unkeyed)
+    a, b = run_file(LANES), run_file(p)
+    assert [(e.node, e.actor, e.what.en) for e in a.entries] == [(e.node, e.actor, e.what.en) for e in b.entries]
+    assert b.unused_choices == ()
+
+
+def test_an_unkeyed_choice_that_does_not_fit_the_decision_is_located(tmp_path):
+    body = BASE + "choices:\n  - {take: nothing}\n"
+    with pytest.raises(SimulationError) as exc:
+        run_file(scenario(tmp_path, body))
+    assert exc.value.code == "R503" and "option 'nothing' of 'main.play' is not available" in exc.value.message
+    assert exc.value.loc.line == body.count("\n")

@@ -127,7 +127,8 @@ def cmd_simulate(args) -> int:
         for msg in failed:
             sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
         for at, loc in run.unused_choices:
-            sys.stderr.write(format_text(Diagnostic("R504", f"scripted choice at '{at}' was never used",
+            what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
+            sys.stderr.write(format_text(Diagnostic("R504", f"{what} was never used",
                                                     loc.file, loc.line, loc.col), None) + "\n")
         if failed:
             status = 1

@@ -41,6 +41,8 @@ class CodeGen:
         for rp in game.rule_processes.values():
             if rp.type == "interrupt" or rp.when is not None:
                 raise Unsupported(f"rule process '{rp.id}' (rule processing is not compiled yet)")
+        if any(ch.at is None for ch in scenario.choices):
+            raise Unsupported("choices without 'at' (answered in order) are not compiled yet")
         self.zvars: dict[tuple, str] = {}
         self.counters: set[str] = set()
         self.choice_vars: dict[str, str] = {}

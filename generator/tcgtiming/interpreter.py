@@ -482,8 +482,12 @@ class Interpreter:
         return self.edge(node)
 
     # --- decisions ----------------------------------------------------------------------------
-    def next_choice(self, node_id: str):
+    def next_choice(self, node_id: str, decision: bool = False):
+        """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
+        a window, which pending ability first) with none keyed to the node, the next unkeyed choice."""
         lst = self.choices.get(node_id)
+        if not lst and decision:
+            lst = self.choices.get(None)
         while lst:
             ch = lst[0]
             if id(ch) not in self.used_choices:
@@ -497,14 +501,14 @@ class Interpreter:
         """The card a scripted choice names, else the card chosen at the last decision."""
         return self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
 
-    def choice_at(self, node):
+    def choice_at(self, node, decision: bool = False):
         """The scripted choice for this visit of the node: at a player node, the one its decision
         took (so the node's own action uses it); elsewhere, the next one scripted for the node."""
         if node is None:
             return None
         if node.kind == "player" and self.player_choice_node == node.id and self.player_choice is not None:
             return self.player_choice
-        return self.next_choice(node.id)
+        return self.next_choice(node.id, decision)
 
     def decide(self, node, actor):
         if not node.choices and not node.may:
@@ -512,7 +516,7 @@ class Interpreter:
             # (a discard when the hand is over the limit), so a repeated visit does not use it up
             self.player_choice_node, self.player_choice = node.id, None
             return None, None
-        ch = self.next_choice(node.id)
+        ch = self.next_choice(node.id, decision=True)
         self.player_choice_node, self.player_choice = node.id, ch
         if ch is not None:
             return ch, "scenario"
@@ -766,7 +770,8 @@ class Interpreter:
         pid = self.player_of(a["player"])
         if not self.pending[pid]:
             return m.Text("待機中の能力なし", "no pending ability")
-        ch = self.choice_at(node)
+        p0 = self.pending[pid][0]
+        ch = self.choice_at(node, decision=len(self.pending[pid]) > 1 or bool(p0.ability.cost))
         idx = 0
         if ch is not None and (ch.ability or ch.card):
             idx = next((i for i, p in enumerate(self.pending[pid])
@@ -1338,7 +1343,7 @@ class Interpreter:
 
     def window_decision(self, node, w, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
-        ch = self.next_choice(node.id)
+        ch = self.next_choice(node.id, decision=True)
         if ch is not None and ch.take != "pass" and ch.card:
             card = self.cards.get(ch.card)
             if card is None or card.owner != pid:

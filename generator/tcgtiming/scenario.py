@@ -67,7 +67,8 @@ class PlayerSpec(Model):
 
 
 class ChoiceSpec(Model):
-    at: Ref = Field(description="the node id where the decision is made (or a rule process id, e.g. level_up)")
+    at: Ref | None = Field(None, description="the node id where the decision is made (or a rule process id, e.g. "
+                           "level_up); without it, the choice answers the next player decision, in order")
     take: Id | None = Field(None, description="an option id, or yes/no for a 'may' action, or pass/play in a window")
     card: Id | None = Field(None, description="the card the decision uses (played, placed, attacking, blocking, ...)")
     cards: list[Id] | None = None
@@ -240,6 +241,12 @@ class ScenarioChecks:
                     placed[cid] = path
         for i, ch in enumerate(sf.choices):
             path = ("choices", i)
+            if ch.at is None:  # answers the next decision in order: only its cards can be checked here
+                for key in ("card", "target"):
+                    cid = getattr(ch, key)
+                    if cid is not None and cid not in cards:
+                        self.fail("C302", f"unknown card '{cid}'", path + (key,), help=did_you_mean(cid, cards))
+                continue
             node = game.nodes.get(ch.at)
             if node is None and ch.at in game.rule_processes:
                 continue  # a choice made inside rule processing (e.g. which clock card levels up)
