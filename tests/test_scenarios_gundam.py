@@ -264,3 +264,40 @@ def test_together_the_scenarios_visit_every_phase_and_step():
         for e in run(p.name).entries:
             seen |= {x for x in (e.phase, e.step) if x}
     assert wanted <= seen, sorted(wanted - seen)
+
+
+class TestDestructionAbolish:
+    """A unit destroyed by battle damage stays until its abolish effect resolves, and can be saved."""
+
+    def test_the_abolish_effect_waits_then_resolves_in_the_free_timing(self):
+        r = run("destruction-abolish.yaml")
+        es = r.entries
+        rule = at(es, "battle.damage.rule_effect")[0]
+        assert rule.what.en == "battle (Zaku II 5/3, Gundam 3/4): Zaku II [b-zaku] destroyed - abolish effects wait"
+        assert dict(rule.pending)["p2"] == ("Zaku II: abolish (to the junk_yard)",)
+        window = at(es, "battle.damage.free_after")
+        assert [(e.actor, e.stack) for e in window[:2]] == [("p1", ("Zaku II: abolish (to the junk_yard)",)),
+                                                           ("p2", ("Zaku II: abolish (to the junk_yard)",))]
+        assert window[2].what.en == "resolved newest first: Zaku II: Zaku II [b-zaku]: field → junk_yard"
+        z = zones(r)
+        assert z["p2"]["junk_yard"] == ("b-zaku",) and "field" not in z["p2"]
+
+    def test_a_cut_in_can_negate_the_abolish_effect_and_the_unit_stays(self, tmp_path):
+        path = SCENARIOS / "destruction-abolish.yaml"
+        text = path.read_text(encoding="utf-8")
+        old = ("  - {at: battle.damage.free_after, take: pass}\n" * 4)
+        new = ("  - {at: battle.damage.free_after, take: pass}\n"
+               "  - {at: battle.damage.free_after, take: play, card: b-zaku}\n"
+               + "  - {at: battle.damage.free_after, take: pass}\n" * 4)
+        assert text.count(old) == 1
+        saved = tmp_path / "saved.yaml"
+        saved.write_text(text.replace(old, new), encoding="utf-8")
+        res = compile_file(saved, rules=str(GAME))
+        assert res.scenario is not None, [(d.code, d.message) for d in res.diagnostics]
+        r = simulate(res.game, res.scenario, strict=True)
+        window = at(r.entries, "battle.damage.free_after")
+        assert window[1].stack == ("Zaku II: abolish (to the junk_yard)", "Zaku II: negate the abolish effect")
+        assert "Zaku II: negates Zaku II: abolish (to the junk_yard)" in window[4].what.en
+        assert "Zaku II: negated, no effect" in window[4].what.en
+        z = zones(r)
+        assert z["p2"]["field"] == ("b-zaku",) and "junk_yard" not in z["p2"]

@@ -1100,10 +1100,20 @@ class Interpreter:
             c.damage += max(0, amount)
         gone = [c for c, _ in dealt if c.damage >= c.stat(hp)]
         marks = ", ".join(f"{c.name} {c.damage}/{c.stat(hp)}" for c, _ in dealt)
-        to = next((z for z in ("discard", "waiting_room", "junk_yard") if z in self.game.zones), None)
+        to = a.get("to") or next((z for z in ("discard", "waiting_room", "junk_yard") if z in self.game.zones), None)
         if gone and to is None:
             return m.Text(f"バトル（{marks}）: {self.names_of(gone)}が破壊されるが、行き先の領域がルールにない",
                           f"battle ({marks}): {self.names_of(gone)} destroyed, but the rules name no zone for it: it stays")
+        if a.get("destroy") == "by_abolish_effect":
+            # the attacking player's units' effects first: they start as one cut, in that player's order
+            for c in sorted(gone, key=lambda c: c.owner != self.turn_player):
+                abolish = Ability(f"{c.id}.abolish", "abolish (to the " + to + ")", "auto", None, "self", None, None,
+                                  None, None, (), (m.Action("move", (("from", c.zone), ("to", to), ("which", "self"),
+                                                                     ("who", "controller"))),))
+                self.pending[c.owner].append(Pending(abolish, c, c.owner))
+            return m.Text(f"バトル（{marks}）: {self.names_of(gone) or 'なし'}が破壊（廃棄の効果が待機）",
+                          f"battle ({marks}): {self.names_of(gone) if gone else 'nobody'} destroyed"
+                          + (" - abolish effects wait" if gone else ""))
         for c in gone:
             self.move_card(c, to)
         return m.Text(f"バトル（{marks}）: {self.names_of(gone) or 'なし'}が破壊", 

@@ -133,8 +133,11 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("player:role"), _p("amount:enum:soul|ap|attack|mental_attack"))),
     Entry("damage_judgment", "Flip cards from the deck one at a time, equal to the attack; each goes where the rules send it.",
           (_p("player:role"), _p("amount:enum:attack|mental_attack"))),
-    Entry("battle", "Compare the attacking and defending characters' values and apply the result.",
-          (_p("compare:enum:power|ap_dp|attack_defense"),)),
+    Entry("battle", "Compare the attacking and defending characters' values and apply the result. A destroyed "
+          "character leaves at once, or (destroy: by_abolish_effect) stays marked destroyed while an abolish effect "
+          "that moves it to the zone waits to be resolved (and can be answered) at the next timing.",
+          (_p("compare:enum:power|ap_dp|attack_defense"), _p("destroy?:enum:at_once|by_abolish_effect"),
+           _p("to?:zone", "where destroyed characters go (default: the game's discard/waiting room/junk yard)"))),
     Entry("encore", "The player may pay the encore cost of a reversed character sent to the waiting room.",
           (_p("player:role"), _p("cost?:int"))),
     Entry("reset_damage", "Damage accumulated on units is removed."),
