@@ -180,6 +180,7 @@ class Interpreter:
         for r in game.roles.values():
             self.seat_roles.setdefault(r.get("seat"), r.id)
         self.cite_text = {nid: tuple(str(c) for c in n.cites) for nid, n in game.nodes.items()}
+        self.no_pending = tuple((p, ()) for p in self.players)
         self.player_choice_node: str | None = None
         self.player_choice = None
         self.rule_log: list[str] = []  # rule processes applied, reported on the next trace entry
@@ -321,7 +322,10 @@ class Interpreter:
             interrupts = "; ".join(self.rule_log)
             self.rule_log = []
             what = m.Text(f"{what.ja}（割り込み: {interrupts}）", f"{what.en} (interrupt: {interrupts})")
-        pending = tuple((p, tuple(x.label for x in v) if v else ()) for p, v in self.pending.items())
+        if any(self.pending.values()):
+            pending = tuple((p, tuple(x.label for x in v) if v else ()) for p, v in self.pending.items())
+        else:
+            pending = self.no_pending
         self.entries.append(Entry(
             len(self.entries) + 1, self.turn_index + 1, node.id, node.kind, node.phase, node.step, node.procedure,
             node.label, actor, self.role_of(actor) if actor else None, what, pending,
