@@ -239,3 +239,17 @@ def test_an_unkeyed_choice_that_does_not_fit_the_decision_is_located(tmp_path):
         run_file(scenario(tmp_path, body))
     assert exc.value.code == "R503" and "option 'nothing' of 'main.play' is not available" in exc.value.message
     assert exc.value.loc.line == body.count("\n")
+
+
+def test_brief_view_folds_uneventful_procedure_runs():
+    from tcgtiming.trace import as_text, compact
+
+    run = run_file(LANES)
+    short = compact(run.entries)
+    assert len(short) < len(run.entries)
+    folded = [e for e in short if e.what.en.endswith("(nothing happens)")]
+    assert [e.node for e in folded] == ["main.1", "main.1"]  # the two check timings of the main phase
+    # the check timing where both players' abilities resolve is shown in full
+    assert [e.node for e in short].count("check.2.1.1") == 1 and [e.node for e in short].count("check.2.2.1") == 1
+    text = as_text(run, {"p1": "Alice", "p2": "Bob"}, brief=True)
+    assert "check timing (nothing happens)" in text and "check.begin" in text

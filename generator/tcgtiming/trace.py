@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from .interpreter import Run
+from .model import Text
 
 # the sources' colours: green = player action, blue = automatic, red = check timing
 COLOURS = {"player": "32", "check": "31", "window": "35", "closed": "90", "end_game": "1;31"}
@@ -20,6 +21,38 @@ BLUE = "34"
 
 def _colour(kind: str) -> str:
     return COLOURS.get(kind, BLUE)
+
+
+QUIET_KINDS = ("begin", "end", "branch", "goto", "exit", "loop")
+
+
+def compact(entries) -> list:
+    """The entries with every procedure run in which nothing happened (no rule applied, no ability,
+    no decision) folded into its call entry, whose text then says so. For reading; JSON keeps all."""
+    out, i = [], 0
+    entries = list(entries)
+    while i < len(entries):
+        e = entries[i]
+        out.append(e)
+        i += 1
+        if e.kind not in ("check", "call") or i >= len(entries) or entries[i].kind != "begin":
+            continue
+        depth, j = 0, i
+        while j < len(entries):  # the procedure's own entries, up to its end (nested calls included)
+            x = entries[j]
+            if x.kind == "begin" and x.procedure is not None:
+                depth += 1
+            elif x.kind == "end" and x.procedure is not None:
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        inside = entries[i:j + 1]
+        if all(x.kind in QUIET_KINDS or (x.kind == "auto" and x.what.en.endswith("nothing to do")) for x in inside):
+            folded = e._replace(what=Text(e.what.ja + "（何も起きない）", e.what.en + " (nothing happens)"))
+            out[-1] = folded
+            i = j + 1
+    return out
 
 
 def entry_data(run: Run, e) -> dict:
@@ -53,13 +86,12 @@ def summary_lines(run: Run, names: dict, lang: str = "en") -> list[str]:
     return out
 
 
-def as_text(run: Run, names: dict, lang: str = "en", colour: bool = False) -> str:
+def as_text(run: Run, names: dict, lang: str = "en", colour: bool = False, brief: bool = False) -> str:
     def c(text, code):
         return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
     lines = []
-    depth = 0
-    for e in run.entries:
+    for e in (compact(run.entries) if brief else run.entries):
         if e.kind == "begin" and e.procedure is None:
             lines.append(c(f"== {e.label.get(lang)} ==", "1"))
         indent = "  " * (1 if e.procedure else 0)
@@ -79,7 +111,6 @@ def as_text(run: Run, names: dict, lang: str = "en", colour: bool = False) -> st
         tail = f"  [{'; '.join(extra)}]" if extra else ""
         cite = f"  ({', '.join(e.cites)})" if e.cites else ""
         lines.append(c(head, _colour(e.kind)) + body + tail + c(cite, "2"))
-        depth += 0
     lines.append("")
     lines += summary_lines(run, names, lang)
     return "\n".join(lines) + "\n"
@@ -89,11 +120,11 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(run: Run, names: dict, lang: str = "en", title: str | None = None) -> str:
+def as_markdown(run: Run, names: dict, lang: str = "en", title: str | None = None, brief: bool = False) -> str:
     head = ["| # | node | kind | who | what happened | pending | stack | priority | rule |",
             "|---:|---|---|---|---|---|---|---|---|"]
     rows = []
-    for e in run.entries:
+    for e in (compact(run.entries) if brief else run.entries):
         pend = "; ".join(f"{names.get(p, p)}: {', '.join(v)}" for p, v in e.pending if v)
         rows.append(f"| {e.seq} | `{e.node}` | {e.kind} | {_md(names.get(e.actor, e.actor) or '')} | {_md(e.what.get(lang))} | "
                     f"{_md(pend)} | {_md(' < '.join(e.stack))} | {_md(names.get(e.priority, e.priority) or '')} | "
