@@ -21,8 +21,11 @@ site: setup
 	$(BIN)/tcgtiming render rules --lang ja --lang en --format svg --format table --out $(OUT).tmp/charts
 	@# --- site: simulations ---
 	$(BIN)/tcgtiming simulate $$(find rules -path '*/scenarios/*.yaml' | sort) --strict --out-dir $(OUT).tmp/traces
+	@# --- site: the pages (docs/) and the mkdocs build (site/) ---
+	$(BIN)/tcgtiming site --rules rules --out $(OUT).tmp
 	@rm -rf $(OUT) && mv $(OUT).tmp $(OUT)
-	@echo "outputs: $(CURDIR)/$(OUT)/ (models/: compiled models; charts/: charts and timing tables; traces/: example simulations)"
+	@echo "outputs: $(CURDIR)/$(OUT)/ (models/: compiled models; charts/: charts and timing tables; traces/: example simulations; docs/: the generated pages)"
+	@echo "site: $(CURDIR)/$(OUT)/site/index.html"
 
 test: setup
 	$(BIN)/python -m pytest -q
@@ -44,7 +47,7 @@ python-deps: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,site]'
 	@touch $@
 
 bench: setup

@@ -270,6 +270,8 @@ def parser() -> argparse.ArgumentParser:
     # --- render command (charts) ---
     from .render import add_parser as add_render_parser
     add_render_parser(sub)
+    from .site import add_parser as add_site_parser
+    add_site_parser(sub)
     # --- simulate command (interpreter) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
