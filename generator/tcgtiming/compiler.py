@@ -8,6 +8,7 @@ was found anywhere in the pipeline.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import model as m
@@ -44,10 +45,16 @@ class _Ctx:
     loops: tuple = ()  # enclosing loop/foreach node ids, innermost last
 
 
+_CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_FOLD = re.compile(f"(?<=[{_CJK}])[ \t\n]+(?=[{_CJK}])")
+
+
 def text(t) -> m.Text | None:
+    """A bilingual text of the model. YAML folds a long line into spaces; Japanese has no spaces
+    between words, so a space left between two Japanese characters is dropped."""
     if t is None:
         return None
-    return m.Text(t.ja or "", t.en or "")
+    return m.Text(_FOLD.sub("", t.ja or ""), t.en or "")
 
 
 def parse_cite(value: str) -> m.Citation:
