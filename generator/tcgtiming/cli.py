@@ -134,17 +134,17 @@ def cmd_simulate(args) -> int:
             status = 1
         if args.out_dir:
             base = os.path.join(args.out_dir, sc.game, os.path.splitext(os.path.basename(path))[0])
-            _write_atomic(base + ".txt", as_text(run, names, args.lang))
+            _write_atomic(base + ".txt", as_text(run, names, args.lang, brief=args.brief))
             _write_atomic(base + ".jsonl", as_jsonl(run))
-            _write_atomic(base + ".md", as_markdown(run, names, args.lang, title=sc.title.get(args.lang)))
+            _write_atomic(base + ".md", as_markdown(run, names, args.lang, title=sc.title.get(args.lang), brief=args.brief))
             sys.stderr.write(f"wrote {base}.txt/.jsonl/.md ({len(run.entries)} entries)\n")
             continue
         if args.format == "json":
             text = as_jsonl(run)
         elif args.format == "markdown":
-            text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang))
+            text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang), brief=args.brief)
         else:
-            text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout))
+            text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout), brief=args.brief)
         if args.out:
             _write_atomic(args.out, text)
             sys.stderr.write(f"wrote {args.out} ({len(run.entries)} entries)\n")
@@ -287,6 +287,8 @@ def parser() -> argparse.ArgumentParser:
     sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown)")
     sm.add_argument("--strict", action="store_true", help="an unscripted decision is an error instead of a policy's pick")
     sm.add_argument("--policy", choices=("pass", "first", "random"), help="override the scenario's policy for unscripted decisions")
+    sm.add_argument("--brief", action="store_true",
+                    help="text and markdown: fold procedure runs in which nothing happens into their call (json keeps every entry)")
     out = sm.add_mutually_exclusive_group()
     out.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
     out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
