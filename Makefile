@@ -27,6 +27,8 @@ site: setup
 	@echo "outputs: $(CURDIR)/$(OUT)/ (models/: compiled models; charts/: charts and timing tables; traces/: example simulations; docs/: the generated pages)"
 	@echo "site: $(CURDIR)/$(OUT)/site/index.html"
 
+# the browser tests of the site use Debian's chromium (playwright cannot download browsers here)
+test: APT_PACKAGES += chromium
 test: setup
 	$(BIN)/python -m pytest -q
 
