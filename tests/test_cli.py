@@ -185,3 +185,13 @@ def test_console_script_runs_without_traceback(tmp_path):
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr + proc.stdout
     assert "error[Y108]" in proc.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", ROOT / "rules/ws/scenarios/encore.yaml", "--out-dir", "/proc/no/such/dir"),
+    ("compile", MINI, "--out", "/proc/no/such/dir/model.json"),
+    ("schema", "--out", "/proc/no/such/dir/schema.json"),
+])
+def test_an_output_that_cannot_be_written_is_a_usage_error(cli, args):
+    code, out, err = cli(*args)
+    assert code == 2 and "error: cannot write /proc/no" in err and "Traceback" not in err + out

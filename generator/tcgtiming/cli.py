@@ -318,6 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.func(args)
+    except OSError as exc:  # an output that cannot be written: a usage error, never a traceback
+        where = exc.filename or "output"
+        sys.stderr.write(f"tcgtiming {args.command}: error: cannot write {where}: {exc.strerror or exc}\n")
+        return 2
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
