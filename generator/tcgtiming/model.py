@@ -249,6 +249,20 @@ class Game:
     def successors(self, node_id: str) -> tuple[Edge, ...]:
         return self.out_edges.get(node_id, ())
 
+    def enclosing(self, node: "Node") -> tuple["Node | None", str]:
+        """The decision or loop whose body holds the node, and the id part naming the body (an option
+        or case id, 'else', or '' for a loop body); (None, '') at the top of its container."""
+        parts = node.id.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            cand = self.nodes.get(".".join(parts[:i]))
+            if cand is None or cand.container != node.container:
+                continue
+            if cand.kind in ("loop", "foreach"):
+                return cand, ""
+            if cand.kind in ("player", "branch") and i < len(parts) - 1:
+                return cand, parts[i]
+        return None, ""
+
     def time_order(self, container_id: str) -> list[str]:
         """A container's nodes in time order: its begin, its own nodes, each step (begin … end), its end."""
         c = self.containers[container_id]

@@ -461,21 +461,6 @@ def local_no(node: Node) -> str:
     return "" if node.kind in ("begin", "end") else _local(node) + "."
 
 
-def _parent(game: Game, node: Node) -> tuple[Node | None, str]:
-    """The decision or loop whose body holds the node, and the body's id part (an option or case id,
-    'else', or '' for a loop body)."""
-    parts = node.id.split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        cand = game.nodes.get(".".join(parts[:i]))
-        if cand is None or cand.container != node.container:
-            continue
-        if cand.kind in ("loop", "foreach"):
-            return cand, ""
-        if cand.kind in ("player", "branch") and i < len(parts) - 1:
-            return cand, parts[i]
-    return None, ""
-
-
 def kind_words(game: Game, node: Node) -> tuple[str, str]:
     from .render import style_key, ui
 
@@ -582,7 +567,7 @@ def node_entries(game: Game, ids: list[str], page: str) -> str:
             out.append(f"\n### {heading(c.label.ja, c.label.en)}\n")
             if c.note is not None:
                 out.append(note_para(c.note))
-        parent, body = _parent(game, node)
+        parent, body = game.enclosing(node)
         d = depth.get(parent.id, 0) + 1 if parent is not None else 0
         depth[nid] = d
         context = ""

@@ -86,21 +86,6 @@ class Row:
         return not (self.own.open or self.opp.open)
 
 
-def _parent(game: Game, node: Node) -> tuple[Node | None, str]:
-    """The decision or loop whose body holds the node, and the id part naming the body (an option or
-    case id, 'else', or '' for a loop body)."""
-    parts = node.id.split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        cand = game.nodes.get(".".join(parts[:i]))
-        if cand is None or cand.container != node.container:
-            continue
-        if cand.kind in ("loop", "foreach"):
-            return cand, ""
-        if cand.kind in ("player", "branch") and i < len(parts) - 1:
-            return cand, parts[i]
-    return None, ""
-
-
 def _readers(game: Game, seat: str) -> set[str]:
     return {r.id for r in game.roles.values() if r.get("seat") == seat}
 
@@ -152,7 +137,7 @@ def rows(game: Game, lang: str) -> list[Row]:
             section = phase.label.get(lang)
             if node.step:
                 section += " / " + game.containers[node.step].label.get(lang)
-            parent, body = _parent(game, node)
+            parent, body = game.enclosing(node)
             d = depth.get(parent.id, 0) + 1 if parent is not None else 0
             depth[nid] = d
             context = ""
