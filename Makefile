@@ -49,7 +49,7 @@ python-deps: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,site]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,site,bench]'
 	@touch $@
 
 bench: setup
