@@ -3,7 +3,7 @@
 The peers are the anchors in ../shared/bench/anchors/ (read their README). tcgtiming runs the same
 turn from YAML: the rule file benchmarks/anchor/game.yaml (the anchors' model in the rule
 language) and a scenario generated from each anchor Scenario (benchmarks/anchor/model.py), in two
-ways: (d) the interpreter, (e) the same model compiled to Python (tcgtiming.codegen).
+ways: (d) the interpreter, (e) the same model compiled to Python (tcgtiming.runtime.codegen).
 
 1. verify: every anchor scenario x 3 consecutive turns per engine; each trace must equal the
    hand-written one (exit 1 otherwise). tcgtiming's trace is projected onto the anchors' names.
@@ -34,10 +34,10 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "anchor"))
 sys.path.insert(0, str(ANCHORS))
 
 from model import GAME, project, scenario_yaml  # noqa: E402
-from tcgtiming.codegen import compile_scenario  # noqa: E402
-from tcgtiming.frontend import compile_document, compile_file  # noqa: E402
-from tcgtiming.interpreter import simulate  # noqa: E402
-from tcgtiming.loader import load_bytes  # noqa: E402
+from tcgtiming.runtime.codegen import compile_scenario  # noqa: E402
+from tcgtiming.frontend.pipeline import compile_document, compile_file  # noqa: E402
+from tcgtiming.runtime.engine import simulate  # noqa: E402
+from tcgtiming.frontend.loader import load_bytes  # noqa: E402
 
 _GAME = None
 

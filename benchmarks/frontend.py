@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "generator"))
 
-from tcgtiming.frontend import compile_file  # noqa: E402
+from tcgtiming.frontend.pipeline import compile_file  # noqa: E402
 
 
 def hostile_cases(folder: Path) -> list[tuple[str, Path, str]]:

@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "generator"))
 
 from tcgtiming import render  # noqa: E402
-from tcgtiming.cli import main as cli  # noqa: E402
-from tcgtiming.frontend import compile_file  # noqa: E402
+from tcgtiming.cli.main import main as cli  # noqa: E402
+from tcgtiming.frontend.pipeline import compile_file  # noqa: E402
 
 BAR = 0.20
 GAMES = ("ws", "versus", "gundam", "aquarian")

@@ -33,7 +33,7 @@ def variant(tmp_path, mini_text):
 @pytest.fixture
 def cli(capsys):
     """Run the CLI in-process: returns (exit code, stdout, stderr)."""
-    from tcgtiming.cli import main
+    from tcgtiming.cli.main import main
 
     def run(*args):
         try:

@@ -1,6 +1,6 @@
 """Schema and semantic checks: each problem gets its code, its place and a useful hint."""
 
-from tcgtiming.frontend import compile_file
+from tcgtiming.frontend.pipeline import compile_file
 
 
 def diags(path):

@@ -115,7 +115,6 @@ def test_every_subcommand_has_help(cli, sub):
 
 def test_version(cli):
     from tcgtiming import __version__
-
     code, out, _ = cli("--version")
     assert code == 0 and out.strip() == f"tcgtiming {__version__}"
 
@@ -169,7 +168,7 @@ def test_reference_check_fails_when_stale(cli, tmp_path):
 
 
 def test_codes_lists_every_code(cli):
-    from tcgtiming.diagnostics import CODES
+    from tcgtiming.core.diagnostics import CODES
 
     code, out, _ = cli("codes", "--format", "json")
     assert code == 0 and [c["code"] for c in json.loads(out)] == list(CODES)
@@ -180,7 +179,7 @@ def test_console_script_runs_without_traceback(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_bytes(b"\xff\xfe\x00garbage")
     exe = Path(sys.executable).parent / "tcgtiming"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tcgtiming.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tcgtiming.cli.main"]
     proc = subprocess.run(cmd + ["validate", str(bad)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr + proc.stdout

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from conftest import MINI, ROOT
-from tcgtiming.codegen import Unsupported, compile_scenario
-from tcgtiming.frontend import compile_document, compile_file
-from tcgtiming.interpreter import simulate
-from tcgtiming.loader import load_bytes
+from tcgtiming.runtime.codegen import Unsupported, compile_scenario
+from tcgtiming.frontend.pipeline import compile_document, compile_file
+from tcgtiming.runtime.engine import simulate
+from tcgtiming.frontend.loader import load_bytes
 
 sys.path.insert(0, str(ROOT / "benchmarks" / "anchor"))
 from model import GAME, project, scenario_yaml  # noqa: E402

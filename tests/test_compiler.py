@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from conftest import MINI, ROOT
-from tcgtiming.frontend import compile_file
+from tcgtiming.frontend.pipeline import compile_file
 
 
 @pytest.fixture(scope="module")
@@ -142,24 +142,3 @@ def test_stats(game):
 def test_same_input_same_model(game):
     again = compile_file(MINI, "tests/fixtures/mini/game.yaml").game
     assert again == game
-
-
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module.split(".")[0])
-    return names
-
-
-def test_only_the_loader_imports_yaml_and_the_model_imports_no_front_end():
-    pkg = ROOT / "generator" / "tcgtiming"
-    for mod in sorted(pkg.glob("*.py")):
-        used = _imports(mod)
-        if mod.name != "loader.py":
-            assert "yaml" not in used, mod.name
-    for name in ("model.py",):
-        assert not _imports(pkg / name) & {"yaml", "pydantic", "jinja2", "graphviz"}

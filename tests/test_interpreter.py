@@ -4,9 +4,9 @@ import json
 import pytest
 
 from conftest import MINI, ROOT
-from tcgtiming.frontend import compile_file
-from tcgtiming.interpreter import SimulationError, simulate
-from tcgtiming.trace import as_jsonl
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import SimulationError, simulate
+from tcgtiming.runtime.trace import as_jsonl
 
 LANES = ROOT / "tests" / "fixtures" / "mini" / "scenarios" / "lanes.yaml"
 
@@ -242,7 +242,7 @@ def test_an_unkeyed_choice_that_does_not_fit_the_decision_is_located(tmp_path):
 
 
 def test_brief_view_folds_uneventful_procedure_runs():
-    from tcgtiming.trace import as_text, compact
+    from tcgtiming.runtime.trace import as_text, compact
 
     run = run_file(LANES)
     short = compact(run.entries)

@@ -1,8 +1,8 @@
 """Hostile and broken input: each gets one clear, located diagnostic, never an exception."""
 import pytest
 
-from tcgtiming.frontend import compile_file
-from tcgtiming.loader import MAX_BYTES, load, load_bytes
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.frontend.loader import MAX_BYTES, load, load_bytes
 
 
 def only(doc_or_result):

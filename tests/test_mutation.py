@@ -3,10 +3,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import MINI
-from tcgtiming.diagnostics import CODES
-from tcgtiming.frontend import compile_document
-from tcgtiming.loader import load_bytes
-from tcgtiming.report import format_text
+from tcgtiming.core.diagnostics import CODES
+from tcgtiming.frontend.pipeline import compile_document
+from tcgtiming.frontend.loader import load_bytes
+from tcgtiming.present.report import format_text
 
 TEXT = MINI.read_text(encoding="utf-8")
 LINES = TEXT.splitlines(keepends=True)
@@ -95,7 +95,7 @@ def mutated_scenario(draw):
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_scenario())
 def test_scenario_mutations_are_valid_or_located_and_valid_ones_run(text):
-    from tcgtiming.interpreter import SimulationError, simulate
+    from tcgtiming.runtime.engine import SimulationError, simulate
 
     doc = load_bytes(text.encode("utf-8", "surrogatepass"), str(SCENARIO))
     res = compile_document(doc)

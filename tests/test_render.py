@@ -17,8 +17,9 @@ import subprocess
 import pytest
 
 from conftest import MINI, ROOT
-from tcgtiming import render, tables
-from tcgtiming.frontend import compile_file
+from tcgtiming.present import charts as render
+from tcgtiming.present import tables
+from tcgtiming.frontend.pipeline import compile_file
 
 GOLDEN = ROOT / "tests" / "golden" / "render"
 UPDATE = os.environ.get("TCGTIMING_UPDATE_GOLDEN") == "1"

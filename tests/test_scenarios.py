@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tcgtiming.frontend import compile_file
-from tcgtiming.interpreter import simulate, verify
-from tcgtiming.trace import as_jsonl
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import simulate, verify
+from tcgtiming.runtime.trace import as_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "rules").glob("*/scenarios/*.yaml"))
@@ -58,7 +58,7 @@ def test_random_decisions_never_crash(path):
     or with a located SimulationError, never with another exception; and it is reproducible."""
     import dataclasses
 
-    from tcgtiming.interpreter import SimulationError
+    from tcgtiming.runtime.engine import SimulationError
 
     res = compile_file(path, str(path.relative_to(ROOT)))
     ends = set()

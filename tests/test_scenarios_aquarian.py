@@ -7,8 +7,8 @@ before the battle, when the damage judgment stops, and where the flipped cards e
 """
 from pathlib import Path
 
-from tcgtiming.frontend import compile_file
-from tcgtiming.interpreter import simulate
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 SCEN = ROOT / "rules" / "aquarian" / "scenarios"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tcgtiming.frontend import compile_file
-from tcgtiming.interpreter import Interpreter, SimulationError, simulate
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import Interpreter, SimulationError, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "rules" / "versus" / "scenarios"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tcgtiming.frontend import compile_file
-from tcgtiming.interpreter import SimulationError, simulate, verify
-from tcgtiming.scenario import Choice
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import SimulationError, simulate, verify
+from tcgtiming.core.scenario import Choice
 
 ROOT = Path(__file__).resolve().parent.parent
 WS = ROOT / "rules" / "ws" / "scenarios"

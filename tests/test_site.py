@@ -1,4 +1,4 @@
-"""The static site: built with `mkdocs build --strict` (through tcgtiming.site) from the shipped rules and
+"""The static site: built with `mkdocs build --strict` (through tcgtiming.present.site) from the shipped rules and
 scenarios, then read back as a reader's browser would: pages, node anchors, the charts' links,
 citations, Japanese heading ids, scenario traces; plus determinism and the command line."""
 from __future__ import annotations
@@ -14,8 +14,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from conftest import MINI, ROOT
-from tcgtiming import site
-from tcgtiming.render import chart_ids, node_url, page_of
+from tcgtiming.present import site
+from tcgtiming.present.charts import chart_ids, node_url, page_of
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is not installed")
 
@@ -277,8 +277,8 @@ def test_scenario_pages_contain_their_traces(built):
 
 
 def test_reference_page_has_the_generated_tables(built):
-    from tcgtiming.diagnostics import CODES
-    from tcgtiming.vocab import ACTIONS, EFFECTS, PREDICATES
+    from tcgtiming.core.diagnostics import CODES
+    from tcgtiming.core.vocab import ACTIONS, EFFECTS, PREDICATES
 
     _, out, _ = built
     text = (out / "reference.html").read_text(encoding="utf-8")

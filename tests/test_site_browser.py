@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tcgtiming import site
-
+from tcgtiming.present import site
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tcgtiming.frontend import compile_file
+from tcgtiming.frontend.pipeline import compile_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("TCGTIMING_SHARED", ROOT.parent / "shared"))

@@ -7,31 +7,16 @@ compiled game), with the same located diagnostics. ``load_scenario`` returns an 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, Union
 
 from pydantic import Field, ValidationError
 
-from . import model as m
-from .compiler import cites_of, parse_cite, shorthand_args, text
-from .diagnostics import Diagnostic, did_you_mean, one_of
+from ..core import model as m
+from ..core.scenario import BUILTIN_EVENTS, STATES, STATS, Ability, Card, Choice, Expect, Scenario
+from .lowering import cites_of, parse_cite, shorthand_args, text
+from ..core.diagnostics import Diagnostic, did_you_mean, one_of
 from .schema import Action, Condition, Id, Model, Ref, Text, _map_errors
-from .vocab import EFFECTS, Entry
-
-STATS = ("level", "cost", "power", "soul", "ap", "dp", "attack", "mental_attack", "defense", "guard_cost", "encore_cost", "e")
-STATES = ("stand", "rest", "reverse", "active", "sleep", "face_up", "face_down")
-# Events the interpreter raises by itself, besides the game's own events (its trigger points).
-BUILTIN_EVENTS = {
-    "attack_declared": "an attack is declared (subject: the attacking card)",
-    "reversed": "a card becomes reversed (subject: that card)",
-    "placed": "a card is put onto the stage (subject: that card)",
-    "played": "a card or ability is played (subject: that card)",
-    "revealed": "a card is revealed from a deck (subject: that card)",
-    "left_stage": "a card leaves the stage for another zone (subject: that card)",
-    "entered": "a card enters a zone (subject: that card; with the ability's 'zone', only that zone)",
-    "check_timing": "a check timing begins",
-}
-
+from ..core.vocab import EFFECTS, Entry
 
 class AbilitySpec(Model):
     id: Id | None = None
@@ -110,66 +95,6 @@ class ScenarioFile(Model):
 
 for _m in (AbilitySpec, CardSpec, ChoiceSpec, ScenarioFile):
     _m.model_rebuild()
-
-
-# --- the immutable scenario the interpreter runs ------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Ability:
-    id: str
-    label: str
-    kind: str
-    event: str | None
-    subject: str
-    every: int | None
-    zone: str | None
-    condition: m.Condition | None
-    play: str | None
-    cost: tuple[m.Action, ...]
-    effect: tuple[m.Action, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    id: str
-    name: str
-    type: str
-    stats: tuple[tuple[str, int], ...]
-    traits: tuple[str, ...]
-    faction: str | None
-    triggers: tuple[str, ...]
-    state: str | None
-    abilities: tuple[Ability, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    at: str
-    take: str | None
-    card: str | None
-    cards: tuple[str, ...]
-    ability: str | None
-    target: str | None
-    loc: m.Loc
-
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    id: str
-    game: str
-    file: str
-    title: m.Text
-    demonstrates: m.Text | None
-    seed: int
-    first_turn: bool
-    turn_player: str
-    turns: int
-    policy: str
-    max_steps: int
-    players: tuple[tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]], ...]  # (id, name, zones)
-    cards: m.Mapping[str, Card]
-    choices: tuple[Choice, ...]
-    expect: object | None
-    cites: tuple[m.Citation, ...] = ()
 
 
 def json_schema() -> dict:
@@ -356,7 +281,7 @@ class ScenarioChecks:
 
 
 def build(sf: ScenarioFile, doc) -> Scenario:
-    from .compiler import Compiler  # reuse the condition/action lowering
+    from .lowering import Compiler  # reuse the condition/action lowering
 
     low = Compiler.__new__(Compiler)
     low.diags = []
@@ -379,7 +304,18 @@ def build(sf: ScenarioFile, doc) -> Scenario:
     return Scenario(meta.id, meta.game, doc.file, text(meta.title), text(meta.demonstrates), meta.seed, meta.first_turn,
                     meta.turn_player, meta.turns, meta.policy, meta.max_steps,
                     tuple((p.id, p.name, tuple((z, tuple(ids)) for z, ids in p.zones.items())) for p in sf.players),
-                    m.freeze_map(cards), tuple(choices), sf.expect, cites_of(meta.cite, ()))
+                    m.freeze_map(cards), tuple(choices), _expect(sf.expect), cites_of(meta.cite, ()))
+
+
+def _expect(ex: ExpectSpec | None) -> Expect | None:
+    if ex is None:
+        return None
+    zones = None
+    if ex.zones is not None:
+        zones = m.freeze_map({pid: m.freeze_map({z: v if isinstance(v, int) else tuple(v) for z, v in zs.items()})
+                              for pid, zs in ex.zones.items()})
+    return Expect(tuple(ex.visits) if ex.visits is not None else None,
+                  tuple(ex.never) if ex.never is not None else None, zones, ex.result, ex.loser)
 
 
 def _effect(value) -> m.Action:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from . import model as m
-from .scenario import Scenario
+from ..core import model as m
+from ..core.scenario import Scenario
 
 
 class Unsupported(Exception):

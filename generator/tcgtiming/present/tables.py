@@ -19,8 +19,8 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from .model import Game, Node
-from .render import _short_role, style_key, ui, width, wrap
+from ..core.model import Game, Node
+from .charts import _short_role, style_key, ui, width, wrap
 
 W: dict[str, tuple[str, str]] = {
     "title": ("{} — タイミングチャート（時間順）", "{} — timing chart (in time order)"),

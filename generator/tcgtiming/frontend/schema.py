@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, WithJsonSchema
 
-from .diagnostics import Diagnostic, did_you_mean, one_of
-from .vocab import ACTIONS, COMPARATORS, PREDICATES
+from ..core.diagnostics import Diagnostic, did_you_mean, one_of
+from ..core.vocab import ACTIONS, COMPARATORS, PREDICATES
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]

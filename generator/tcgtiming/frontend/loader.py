@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from .diagnostics import Diagnostic
+from ..core.diagnostics import Diagnostic
 
 try:  # the C parser is ~10x faster; fall back to the pure-Python one where libyaml is missing
     _LOADER = yaml.CSafeLoader

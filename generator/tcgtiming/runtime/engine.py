@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from . import model as m
-from .scenario import BUILTIN_EVENTS, Ability, Scenario
+from ..core import model as m
+from ..core.scenario import BUILTIN_EVENTS, Ability, Scenario
 
 CARD_EVENTS = {"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"}
 COMPARE = {"gt": lambda a, b: a > b, "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b,
@@ -1427,7 +1427,7 @@ def verify(run: Run, scenario: Scenario) -> list[str]:
             have = zones.get(pid, {}).get(z, ())
             if isinstance(value, int) and len(have) != value:
                 problems.append(f"expected {value} card(s) in {pid}'s {z}, found {len(have)}: {', '.join(have) or 'none'}")
-            elif isinstance(value, list) and list(have) != value:
+            elif isinstance(value, tuple) and tuple(have) != value:
                 problems.append(f"expected {pid}'s {z} to be [{', '.join(value)}], found [{', '.join(have)}]")
     if ex.result is not None and ex.result != run.result:
         problems.append(f"expected the result '{ex.result}', got '{run.result}'")

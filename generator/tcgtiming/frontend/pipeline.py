@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from . import checks, compiler, schema
+from . import checks, schema
+from . import lowering as compiler
 from . import scenario as scenario_mod
-from .diagnostics import Diagnostic
+from ..core.diagnostics import Diagnostic
 from .loader import Document, load
-from .model import Game
+from ..core.model import Game
 
 YAML_SUFFIXES = (".yaml", ".yml")
 

@@ -40,11 +40,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import model as m
-from .model import Game, Node, Text
+from ..core import model as m
+from ..core.model import Game, Node, Text
 
 LANGS = ("ja", "en")
-REPO = Path(__file__).resolve().parents[2]  # the repository: mkdocs.yml and site/ (hand-written pages)
+REPO = Path(__file__).resolve().parents[3]  # the repository: mkdocs.yml and site/ (hand-written pages)
 SKIP_DIRS = {"scenarios", "rulings"}  # below a game's folder: not rule files
 GAMES_MARKER = "<!-- tcgtiming: games -->"
 
@@ -194,7 +194,7 @@ def bi(t: Text | None, sep: str = " / ") -> str:
 
 def node_page(game: Game, node: Node) -> str:
     """The docs path of a node's page; the same page as ``render.node_url``."""
-    from .render import page_of
+    from .charts import page_of
 
     return f"{game.id}/{page_of(node)}.md"
 
@@ -271,7 +271,7 @@ class InputError(Exception):
 
 
 def rule_files(rules_dir: str) -> list[str]:
-    from .frontend import find_rule_files
+    from ..frontend.pipeline import find_rule_files
 
     files = find_rule_files(rules_dir)
     if os.path.isdir(rules_dir):
@@ -288,10 +288,10 @@ def scenario_files(rules_dir: str) -> list[str]:
 def collect(rules_dir: str, out=None) -> Inputs:
     """Compile every rule file and run every shipped scenario (strict, expectations checked); raise
     InputError after printing located diagnostics when anything is invalid."""
-    from .cli import _print_diags
-    from .diagnostics import Diagnostic
-    from .frontend import compile_file
-    from .interpreter import SimulationError, simulate, verify
+    from ..cli.main import _print_diags
+    from ..core.diagnostics import Diagnostic
+    from ..frontend.pipeline import compile_file
+    from ..runtime.engine import SimulationError, simulate, verify
     from .report import Style, format_text, summary, use_color
 
     out = out or sys.stdout
@@ -355,7 +355,7 @@ def _line_of(loc) -> str | None:
 def draw_charts(inputs: Inputs, folder: Path, cache: Path | None, workers: int | None = None) -> None:
     """Every chart of every game (both languages, SVG), and each scenario's trace over the turn chart,
     into folder/<game>/<chart>.<lang>.svg and folder/<game>/scenarios/<file>.<lang>.svg."""
-    from .render import build_overlay, chart_ids, chart_jobs, run_jobs
+    from .charts import build_overlay, chart_ids, chart_jobs, run_jobs
 
     def jobs():
         for game in inputs.games:
@@ -429,7 +429,7 @@ def code(s: str) -> str:
 
 
 def role_text(game: Game, role: str | None) -> str:
-    from .render import _role
+    from .charts import _role
 
     return bi(Text(_role(game, role, "ja"), _role(game, role, "en")))
 
@@ -456,13 +456,13 @@ def cite_md(game: Game, c: m.Citation, page: str) -> str:
 
 
 def local_no(node: Node) -> str:
-    from .render import _local
+    from .charts import _local
 
     return "" if node.kind in ("begin", "end") else _local(node) + "."
 
 
 def kind_words(game: Game, node: Node) -> tuple[str, str]:
-    from .render import style_key, ui
+    from .charts import style_key, ui
 
     key = style_key(game, node)
     if node.kind == "begin":
@@ -476,7 +476,7 @@ def kind_words(game: Game, node: Node) -> tuple[str, str]:
 
 
 def node_entry(game: Game, nid: str, page: str, depth: int, context: str) -> str:
-    from .render import _window_lines, style_key
+    from .charts import _window_lines, style_key
 
     node = game.nodes[nid]
     key = style_key(game, node)
@@ -773,7 +773,7 @@ _TRACE_ROW = re.compile(r"^\| (\d+) \| `([^`]+)` \|", re.MULTILINE)
 
 def trace_markdown(game: Game, sr: ScenarioRun, lang: str, page: str) -> str:
     """The interpreter's Markdown trace, each node id a link to its entry."""
-    from .trace import as_markdown
+    from ..runtime.trace import as_markdown
 
     names = {pid: name for pid, name, _ in sr.scenario.players}
     text = as_markdown(sr.run, names, lang)
@@ -856,8 +856,8 @@ def games_table(inputs: Inputs, page: str = "index.md") -> str:
 
 def reference_page() -> str:
     from .reference import codes_table, vocab_table
-    from .render import KIND_ORDER, NODE_STYLE, UI, ui
-    from .vocab import ACTIONS, EFFECTS, PREDICATES
+    from .charts import KIND_ORDER, NODE_STYLE, UI, ui
+    from ..core.vocab import ACTIONS, EFFECTS, PREDICATES
 
     out = [_front(f"{W['reference'][0]} / {W['reference'][1]}")]
     out.append(f"# {heading(W['reference'][0], W['reference'][1])}\n")
@@ -1016,8 +1016,8 @@ def add_parser(sub) -> None:
 
 
 def cmd_site(args) -> int:
-    from .diagnostics import Diagnostic
-    from .render import RenderError, cache_dir
+    from ..core.diagnostics import Diagnostic
+    from .charts import RenderError, cache_dir
     from .report import format_text
 
     if args.jobs is not None and args.jobs < 1:

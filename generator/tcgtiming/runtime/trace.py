@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from .interpreter import Run
-from .model import Text
+from .engine import Run
+from ..core.model import Text
 
 # the sources' colours: green = player action, blue = automatic, red = check timing
 COLOURS = {"player": "32", "check": "31", "window": "35", "closed": "90", "end_game": "1;31"}

@@ -5,7 +5,7 @@ import json
 import os
 import unicodedata
 
-from .diagnostics import Diagnostic
+from ..core.diagnostics import Diagnostic
 
 
 def _width(s: str) -> int:

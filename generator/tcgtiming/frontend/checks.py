@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from . import model as m
+from ..core import model as m
 from . import schema as s
-from .diagnostics import Diagnostic, did_you_mean, one_of
-from .vocab import ACTIONS, COMPARATORS, PREDICATES, Entry
+from ..core.diagnostics import Diagnostic, did_you_mean, one_of
+from ..core.vocab import ACTIONS, COMPARATORS, PREDICATES, Entry
 
 ANY_PLAYER = ("any", "both")
 

@@ -11,11 +11,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import __version__
-from .diagnostics import CODES, Diagnostic
-from .frontend import compile_file, find_rule_files
-from .model import as_data
-from .report import Style, as_json, format_text, summary, use_color
+from .. import __version__
+from ..core.diagnostics import CODES, Diagnostic
+from ..frontend.pipeline import compile_file, find_rule_files
+from ..core.model import as_data
+from ..present.report import Style, as_json, format_text, summary, use_color
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,8 +84,8 @@ def cmd_compile(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .interpreter import SimulationError, simulate, verify
-    from .trace import as_jsonl, as_markdown, as_text
+    from ..runtime.engine import SimulationError, simulate, verify
+    from ..runtime.trace import as_jsonl, as_markdown, as_text
 
     for path in args.scenarios:
         if not os.path.isfile(path):
@@ -154,10 +154,10 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_schema(args) -> int:
-    from .schema import json_schema
+    from ..frontend.schema import json_schema
 
     if args.kind == "scenario":
-        from .scenario import json_schema as scenario_schema
+        from ..frontend.scenario import json_schema as scenario_schema
 
         data = scenario_schema()
     else:
@@ -191,7 +191,7 @@ def cmd_codes(args) -> int:
 
 
 def cmd_reference(args) -> int:
-    from .reference import BLOCKS, refresh
+    from ..present.reference import BLOCKS, refresh
 
     if not args.file:
         for name, make in BLOCKS.items():
@@ -268,9 +268,9 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_schema)
 
     # --- render command (charts) ---
-    from .render import add_parser as add_render_parser
+    from ..present.charts import add_parser as add_render_parser
     add_render_parser(sub)
-    from .site import add_parser as add_site_parser
+    from ..present.site import add_parser as add_site_parser
     add_site_parser(sub)
     # --- simulate command (interpreter) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",

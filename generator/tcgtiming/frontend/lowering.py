@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import model as m
+from ..core import model as m
 from . import schema as s
-from .diagnostics import Diagnostic, did_you_mean
-from .vocab import ACTIONS, PREDICATES
+from ..core.diagnostics import Diagnostic, did_you_mean
+from ..core.vocab import ACTIONS, PREDICATES
 
 RESERVED = ("begin", "end")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .diagnostics import CODES
-from .vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES
+from ..core.diagnostics import CODES
+from ..core.vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES
 
 
 def _args(entry) -> str:
@@ -37,7 +37,7 @@ def vocab_table(registry) -> str:
 
 def games_table(base: Path) -> str:
     """One row per shipped game: the size of its compiled model."""
-    from .frontend import compile_file
+    from ..frontend.pipeline import compile_file
 
     rows = ["| game | phases | steps | procedures | check timings | priority windows | nodes | edges |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]

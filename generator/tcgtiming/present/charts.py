@@ -31,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .model import Game, Node, Text
+from ..core.model import Game, Node, Text
 
 FONT = "IPAexGothic"  # pinned (Debian fonts-ipaexfont-gothic): reproducible charts, no tofu
 FORMATS = ("svg", "png", "dot", "mermaid")
@@ -1323,7 +1323,7 @@ def add_parser(sub) -> None:
 def read_trace(path: str):
     """Entries (seq, node, game, line) of a JSON Lines trace, and diagnostics for what is wrong in it.
     Unknown fields are ignored."""
-    from .diagnostics import Diagnostic
+    from ..core.diagnostics import Diagnostic
 
     diags: list[Diagnostic] = []
     entries: list[tuple[int, str, str, int]] = []
@@ -1376,7 +1376,7 @@ def read_trace(path: str):
 
 
 def _check_trace(entries, games: dict[str, Game], path: str, lines: list[str]):
-    from .diagnostics import Diagnostic, did_you_mean
+    from ..core.diagnostics import Diagnostic, did_you_mean
 
     diags = []
     for seq, node, gid, line in entries:
@@ -1481,9 +1481,9 @@ def _remove_empty(path: Path, upto: Path | None) -> None:
 
 
 def cmd_render(args) -> int:
-    from .cli import _inputs, _print_diags  # the same reporting as 'validate'
-    from .diagnostics import Diagnostic, did_you_mean
-    from .frontend import compile_file
+    from ..cli.main import _inputs, _print_diags  # the same reporting as 'validate'
+    from ..core.diagnostics import Diagnostic, did_you_mean
+    from ..frontend.pipeline import compile_file
     from .report import format_text
 
     langs = list(dict.fromkeys(args.lang or ["ja"]))
