@@ -1,11 +1,9 @@
 """The compiled model: stable ids, explicit edges, resolved references, immutability."""
-import ast
 import dataclasses
-from pathlib import Path
 
 import pytest
 
-from conftest import MINI, ROOT
+from conftest import MINI
 from tcgtiming.frontend.pipeline import compile_file
 
 

@@ -19,6 +19,7 @@ import pytest
 from conftest import MINI, ROOT
 from tcgtiming.present import charts as render
 from tcgtiming.present import tables
+from tcgtiming.core.words import WORDS, word
 from tcgtiming.frontend.pipeline import compile_file
 
 GOLDEN = ROOT / "tests" / "golden" / "render"
@@ -320,7 +321,7 @@ def test_no_glyph_is_missing_from_the_pinned_font(shipped):
                 ch = render.build_chart(g, chart, lang)
                 texts = [ch.title] + [x for n in ch.nodes for x in n.lines + n.extra + n.sub + [n.head]]
                 texts += [x for e in ch.edges for x in e.label] + [c.label for c in ch.clusters]
-                texts += [render.ui(k, lang) for k in render.UI if k.startswith(("k.", "e.", "legend", "hint"))]
+                texts += [word(k, lang) for k in WORDS if k.startswith(("chart.k.", "chart.e.", "chart.legend", "chart.hint"))]
                 missing |= {c for t in texts for c in t if not covered(c)}
     assert not missing, sorted(missing)
 
@@ -356,14 +357,6 @@ def test_trace_overlay_matches_the_golden_files(mini):
     ov = render.build_overlay(mini, [(s, n) for s, n, _g, _l in entries])
     for chart in ("turn", "main", "battle", "check"):
         _golden(f"mini/{chart}.trace.en.dot", render.to_dot(render.build_chart(mini, chart, "en", ov)))
-
-
-def test_dot_is_deterministic(shipped):
-    g = shipped["ws"]
-    for chart in render.chart_ids(g):
-        first = dot_of(g, chart, "ja")
-        render._wrap_cached.cache_clear()
-        assert dot_of(g, chart, "ja") == first
 
 
 # --- real renders ---------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping, Union
 
-LANGS = ("ja", "en")
+from .text import LANGS  # noqa: F401  (re-exported: the languages of every Text)
 
 EDGE_KINDS = ("next", "option", "case", "else", "loop", "exit", "back", "jump", "call", "return", "turn")
 NODE_KINDS = ("begin", "end", "auto", "player", "check", "trigger", "window", "closed", "branch", "loop",

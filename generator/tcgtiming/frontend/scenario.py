@@ -12,7 +12,7 @@ from typing import Literal, Union
 from pydantic import Field, ValidationError
 
 from ..core import model as m
-from ..core.scenario import BUILTIN_EVENTS, STATES, STATS, Ability, Card, Choice, Expect, Scenario
+from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
 from .lowering import cites_of, parse_cite, shorthand_args, text
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
 from .schema import Action, Condition, Id, Model, Ref, Text, _map_errors

@@ -27,16 +27,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.model import Game, Node, Text
+from ..core.text import LANGS, width, wrap
+from ..core.words import WORDS, word
 
 FONT = "IPAexGothic"  # pinned (Debian fonts-ipaexfont-gothic): reproducible charts, no tofu
 FORMATS = ("svg", "png", "dot", "mermaid")
 EXT = {"svg": "svg", "png": "png", "dot": "dot", "mermaid": "mmd"}
-LANGS = ("ja", "en")
 
 GREEN, BLUE, RED = "#009f00", "#0000ff", "#ff0000"  # the colours of the Weiß Schwarz source
 PURPLE = "#7030a0"  # loops: loop nodes, back edges
@@ -47,85 +47,9 @@ FADE = "55"  # alpha of what a trace did not visit
 
 # --- words -----------------------------------------------------------------------------------
 
-UI: dict[str, tuple[str, str]] = {
-    "legend": ("凡例", "Legend"),
-    "k.begin": ("開始・終了", "start / end"),
-    "k.player": ("プレイヤー行動", "player action"),
-    "k.choice": ("プレイヤーの選択", "player's choice"),
-    "k.auto": ("自動処理", "automatic"),
-    "k.check": ("チェックタイミング", "check timing"),
-    "k.call": ("手順の呼び出し", "procedure call"),
-    "k.trigger": ("誘発（自動能力が待機）", "trigger point"),
-    "k.window": ("優先権のあるタイミング", "priority window"),
-    "k.closed": ("クローズド（プレイ不可）", "closed (no play)"),
-    "k.branch": ("ルールによる分岐", "decision by the rules"),
-    "k.loop": ("繰り返し", "loop"),
-    "k.goto": ("戻る・進む", "go to"),
-    "k.exit": ("抜ける", "exit"),
-    "k.end_game": ("ゲーム終了", "game end"),
-    "k.stub": ("別のチャートへ", "to another chart"),
-    "k.phase": ("フェイズ", "phase"),
-    "k.step": ("ステップ", "step"),
-    "k.visited": ("トレースで通過（#順番 ×回数）", "visited by the trace (#order ×count)"),
-    "e.next": ("次へ", "next"),
-    "e.option": ("選択肢", "option"),
-    "e.case": ("条件が成り立つ", "condition holds"),
-    "e.else": ("それ以外", "otherwise"),
-    "e.loop": ("繰り返しの中へ", "into the loop"),
-    "e.exit": ("抜ける・終わったら", "exit / done"),
-    "e.back": ("戻る（ループ）", "back (loop)"),
-    "e.jump": ("先へ進む", "jump ahead"),
-    "e.after": ("手順の後に続く", "after the procedure"),
-    "e.call": ("呼び出し", "call"),
-    "e.return": ("呼び出し元へ戻る", "return to the caller"),
-    "e.turn": ("次のターン", "next turn"),
-    "e.visited": ("トレースの道筋", "path of the trace"),
-    "else": ("それ以外", "otherwise"),
-    "while": ("条件の間", "while it holds"),
-    "each": ("各項目", "each item"),
-    "done": ("終わったら", "done"),
-    "again": ("繰り返す", "again"),
-    "back": ("戻る", "back"),
-    "may": ("任意", "optional"),
-    "any": ("どちらのプレイヤーも", "either player"),
-    "both": ("両プレイヤー", "both players"),
-    "no_play": ("× プレイ不可", "× no play"),
-    "priority": ("優先権: {}", "priority: {}"),
-    "only": ("行動できるのは {} のみ", "only {} may act"),
-    "plays": ("プレイ: {}", "plays: {}"),
-    "c.consecutive_passes": ("{}回続けてパスで閉じる", "closes after {} passes in a row"),
-    "c.all_pass": ("全員がパスすると閉じる", "closes when everyone passes"),
-    "c.first_pass": ("最初のパスで閉じる", "closes at the first pass"),
-    "r.stack": ("新しいものから解決", "resolves newest first"),
-    "r.immediate": ("すぐに解決", "resolves at once"),
-    "ar.reopen": ("解決後に再開", "reopens after resolving"),
-    "ar.close": ("解決後に閉じる", "closes after resolving"),
-    "ap.alternate": ("プレイ後は相手に優先権", "after a play the other player"),
-    "ap.keep": ("プレイ後も同じプレイヤー", "after a play the same player"),
-    "over": ("対象: {}", "over: {}"),
-    "swap": ("役割交代: {} ⇄ {}", "roles swap: {} ⇄ {}"),
-    "callers": ("呼び出し元（{}か所）", "called from {} places"),
-    "caller": ("呼び出し元（{}か所）", "called from {} place"),
-    "back_to_caller": ("呼び出し元へ戻る", "back to the caller"),
-    "sources": ("出典", "Sources"),
-    "title": ("{} — {}", "{} — {}"),
-    "overview": ("ターンの流れ", "the turn"),
-    "s.player": ("行動{}", "{} player action{}"),
-    "s.window": ("優先権{}", "{} priority window{}"),
-    "s.check": ("チェック{}", "{} check timing{}"),
-    "s.call": ("手順{}", "{} procedure call{}"),
-    "s.hint": ("数字は中にあるプレイヤー行動・優先権・チェックタイミング・手順呼び出しの数。",
-               "Counts: player actions, priority windows, check timings, procedure calls inside."),
-    "hint": ("ノードをクリックするとルールの該当箇所へ。重ねると注記と出典。",
-             "Click a node for its place in the rules; hover for the note and sources."),
-    "visits": ("×{}", "×{}"),
-}
-
-
 def ui(key: str, lang: str, *args) -> str:
-    ja, en = UI[key]
-    s = ja if lang == "ja" else en
-    return s.format(*args) if args else s
+    """A word of the charts, from the catalogue."""
+    return word(f"chart.{key}", lang, *args)
 
 
 # --- the site link -------------------------------------------------------------------------------
@@ -139,138 +63,6 @@ def page_of(node: Node) -> str:
 def node_url(game: Game, node: Node) -> str:
     """Where a node is explained on the site (relative, the site does not exist yet)."""
     return f"../{game.id}/{page_of(node)}.md#{node.id}"
-
-
-# --- text -----------------------------------------------------------------------------------------
-
-_NO_START = set("、。，．・：；？！）」』】〕〉》ー～ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々,.:;!?)]}%")
-_NO_END = set("（「『【〔〈《([{")
-_GOOD_BREAK_AFTER = set("、。・：；）」』】 ,;:)—")
-
-
-@functools.lru_cache(maxsize=4096)
-def _cw(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-
-
-def width(s: str) -> int:
-    """Display columns: a wide (CJK) character counts 2."""
-    return sum(map(_cw, s))
-
-
-@functools.lru_cache(maxsize=4096)
-def _tokens(text: str) -> tuple[str, ...]:
-    """Words of ASCII letters/digits stay together; every wide character is a token of its own."""
-    out: list[str] = []
-    for ch in text:
-        if out and ch.isascii() and not ch.isspace() and out[-1][-1:].isascii() and not out[-1][-1:].isspace() \
-                and ch not in "([{" and out[-1][-1] not in ",;)]}":
-            out[-1] += ch
-        else:
-            out.append(ch)
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=8192)
-def _wrap_cached(text: str, limit: int) -> tuple[str, ...]:
-    return tuple(_wrap_balanced(text, limit))
-
-
-def wrap(text: str, limit: int) -> list[str]:
-    """Wrap to at most `limit` display columns; see _wrap_balanced."""
-    return list(_wrap_cached(text, limit))
-
-
-def _wrap_balanced(text: str, limit: int) -> list[str]:
-    """Wrap to at most `limit` display columns (a wide character counts 2), balanced so that the
-    last line is not a lone character, with Japanese line-break rules: no line starts with closing
-    punctuation or a small kana, none ends with an opening bracket, and a break after 、 ） or a
-    space is preferred when the line is already half full."""
-    text = " ".join(text.split())
-    total = width(text)
-    if total <= limit:
-        return [text] if text else [""]
-    lines = _wrap(text, limit, True)
-    plain = _wrap(text, limit, False)
-    prefer = len(lines) <= len(plain)  # nice break points only when they cost no extra line
-    lines = lines if prefer else plain
-    if len(lines) > 1:  # balance: the same number of lines, the best break points, then the narrowest
-        def quality(ls: list[str]) -> tuple:
-            breaks = sum(_break_score(a, b) for a, b in zip(ls, ls[1:]))
-            return (breaks, -max(width(x) for x in ls))
-
-        best = lines
-        floor = max(-(-total // len(lines)), max(width(t) for t in _tokens(text)), limit // 2, 6)
-        for target in range(limit - 1, floor - 1, -1):
-            cand = _wrap(text, target, prefer)
-            if len(cand) != len(lines):
-                break
-            if quality(cand) > quality(best):
-                best = cand
-        lines = best
-    return lines
-
-
-def _wrap(text: str, limit: int, prefer: bool) -> list[str]:
-    lines: list[str] = []
-    cur: list[str] = []
-    cw: list[int] = []  # running width of cur[:i+1]
-    for tok in _tokens(" ".join(text.split())):
-        if not cur and tok == " ":
-            continue
-        tw = width(tok)
-        if cur and cw[-1] + tw > limit:
-            if tok[0] in _NO_START or tok == " ":  # keep closing punctuation on this line
-                cur.append(tok)
-                cw.append(cw[-1] + tw)
-                continue
-            cut = len(cur)
-            if prefer:  # the best break point in the second half of the line, the latest on a tie
-                best = -1
-                for i in range(len(cur), 0, -1):
-                    if cw[i - 1] < limit // 2:
-                        break
-                    score = _break_score(cur[i - 1], cur[i] if i < len(cur) else tok)
-                    if score > best:
-                        best, cut = score, i
-            while cut > 1 and cur[cut - 1][-1] in _NO_END:
-                cut -= 1
-            lines.append("".join(cur[:cut]).strip())
-            cur = cur[cut:]
-            while cur and cur[0] == " ":
-                cur.pop(0)
-            cw = []
-            for t in cur:
-                cw.append((cw[-1] if cw else 0) + width(t))
-        cur.append(tok)
-        cw.append((cw[-1] if cw else 0) + tw)
-    if cur:
-        lines.append("".join(cur).strip())
-    return [ln for ln in lines if ln] or [""]
-
-
-def _kind(ch: str) -> str:
-    if "\u3041" <= ch <= "\u309f":
-        return "hira"
-    if "\u30a0" <= ch <= "\u30ff" or ch == "ー":
-        return "kata"
-    if ch.isascii() and ch.isalnum():
-        return "ascii"
-    return "other"
-
-
-def _break_score(before: str, after: str) -> int:
-    """How good a line break between two tokens is: after punctuation best, then at a hiragana to
-    kanji/katakana change (a phrase boundary), never inside a katakana word."""
-    a, b = before[-1], after[0]
-    if a in _GOOD_BREAK_AFTER:
-        return 3
-    ka, kb = _kind(a), _kind(b)
-    if ka == "hira" and kb != "hira":
-        return 2
-    if ka == kb and ka in ("kata", "ascii"):
-        return 0
-    return 1
 
 
 def _q(s: str) -> str:
@@ -503,11 +295,11 @@ def _window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[st
     plays = sep.join(game.plays[p].name.get(lang) if p in game.plays else p for p in w.plays)
     if plays:
         key += wrap(ui("plays", lang, plays), WRAP[lang] + 16)
-    close = ui("c." + w.close, lang, w.passes) if ("c." + w.close) in UI else w.close
+    close = ui("c." + w.close, lang, w.passes) if "chart.c." + w.close in WORDS else w.close
     bits = [close,
-            ui("ap." + w.after_play, lang) if ("ap." + w.after_play) in UI else w.after_play,
-            ui("r." + w.resolve, lang) if ("r." + w.resolve) in UI else w.resolve,
-            ui("ar." + w.after_resolve, lang) if ("ar." + w.after_resolve) in UI else w.after_resolve]
+            ui("ap." + w.after_play, lang) if "chart.ap." + w.after_play in WORDS else w.after_play,
+            ui("r." + w.resolve, lang) if "chart.r." + w.resolve in WORDS else w.resolve,
+            ui("ar." + w.after_resolve, lang) if "chart.ar." + w.after_resolve in WORDS else w.after_resolve]
     small: list[str] = []
     for bit in bits:  # whole phrases, packed
         if small and width(small[-1] + " · " + bit) <= WRAP[lang] + 24:

@@ -42,8 +42,9 @@ from pathlib import Path
 
 from ..core import model as m
 from ..core.model import Game, Node, Text
+from ..core.text import LANGS, md_text
+from ..core.words import WORDS, word
 
-LANGS = ("ja", "en")
 REPO = Path(__file__).resolve().parents[3]  # the repository: mkdocs.yml and site/ (hand-written pages)
 SKIP_DIRS = {"scenarios", "rulings"}  # below a game's folder: not rule files
 GAMES_MARKER = "<!-- tcgtiming: games -->"
@@ -51,105 +52,20 @@ GAMES_MARKER = "<!-- tcgtiming: games -->"
 
 # --- words ----------------------------------------------------------------------------------------
 
-W: dict[str, tuple[str, str]] = {
-    "home": ("ホーム", "Home"),
-    "turn": ("ターンの流れ", "the turn"),
-    "phases": ("フェイズ", "phases"),
-    "procedures": ("手順", "procedures"),
-    "timing": ("タイミング表", "timing table"),
-    "sources": ("出典", "sources"),
-    "scenarios": ("シナリオ", "scenarios"),
-    "scenario_list": ("シナリオ一覧", "all scenarios"),
-    "reference": ("リファレンス", "reference"),
-    "nodes": ("ノード（時間順）", "nodes in time order"),
-    "chart": ("チャート", "chart"),
-    "chart_en": ("英語版のチャート", "the chart in English"),
-    "full_size": ("チャートだけを開く（拡大できます）", "open the chart on its own (zoomable)"),
-    "table_en": ("英語版の表", "the table in English"),
-    "actor": ("行動するプレイヤー", "actor"),
-    "may": ("任意", "optional"),
-    "does": ("処理", "does"),
-    "while": ("繰り返す条件", "while"),
-    "over": ("対象の一覧", "for each of"),
-    "event": ("誘発するイベント", "event"),
-    "window": ("優先権", "priority"),
-    "procedure": ("手順", "procedure"),
-    "args": ("引数", "arguments"),
-    "goes_to": ("行き先", "goes to"),
-    "result": ("結果", "result"),
-    "options": ("選択肢", "options"),
-    "cases": ("場合分け", "cases"),
-    "else": ("それ以外", "otherwise"),
-    "when": ("条件", "when"),
-    "note": ("注", "note"),
-    "cites": ("出典", "sources"),
-    "no_play": ("× だれもプレイできない", "× no one may play"),
-    "roles": ("役割", "roles"),
-    "seat": ("席", "seat"),
-    "seat.turn": ("ターン側", "turn"),
-    "seat.non_turn": ("非ターン側", "non-turn"),
-    "zones": ("領域", "zones"),
-    "events": ("イベント", "events"),
-    "plays": ("プレイの種類", "kinds of play"),
-    "lists": ("一覧", "lists"),
-    "constants": ("定数", "constants"),
-    "rule_processes": ("ルール処理", "rule processing"),
-    "type.interrupt": ("割り込み型", "interrupt"),
-    "type.check": ("チェック型", "check"),
-    "roles_swap": ("ターンが終わると役割が入れ替わる。", "The roles swap when the turn ends."),
-    "no_swap": ("ターンが終わっても役割は入れ替わらない。", "The roles do not swap when the turn ends."),
-    "steps": ("ステップ", "steps"),
-    "count.nodes": ("ノード", "nodes"),
-    "count.player": ("プレイヤー行動", "player actions"),
-    "count.check": ("チェックタイミング", "check timings"),
-    "count.window": ("優先権", "priority windows"),
-    "called_from": ("呼び出し元", "called from"),
-    "file": ("ファイル", "file"),
-    "url": ("URL", "URL"),
-    "section": ("節", "section"),
-    "cited_by": ("引用しているノード", "cited by"),
-    "cited_by_other": ("ほかに", "also"),
-    "not_cited": ("（引用なし）", "(not cited)"),
-    "demonstrates": ("このシナリオが示すこと", "What it demonstrates"),
-    "setup": ("設定", "set-up"),
-    "turn_player": ("ターンプレイヤー", "turn player"),
-    "first_turn": ("ゲーム最初のターン", "first turn of the game"),
-    "turns_run": ("実行するターン数", "turns run"),
-    "seed": ("シード", "seed"),
-    "policy": ("未指定の決定", "unscripted decisions"),
-    "players": ("プレイヤー", "players"),
-    "trace_chart": ("トレースの道筋", "the path of the trace"),
-    "trace_ja": ("トレース（日本語）", "trace in Japanese"),
-    "trace_en": ("トレース（英語）", "trace in English"),
-    "scenario_file": ("シナリオのファイル", "the scenario file"),
-    "entries": ("件", "entries"),
-    "yes": ("はい", "yes"),
-    "no": ("いいえ", "no"),
-    "games": ("ゲーム", "games"),
-    "codes": ("診断コード", "diagnostic codes"),
-    "predicates": ("述語（条件）", "predicates (conditions)"),
-    "actions": ("アクション（処理）", "actions"),
-    "effects": ("カードの効果", "card effects"),
-    "kinds": ("ノードの種類と色", "node kinds and colours"),
-    "outcome": ("結果", "outcome"),
-}
 
 
 def w(key: str, lang: str) -> str:
-    ja, en = W[key]
-    return ja if lang == "ja" else en
+    """A word of the site, from the catalogue."""
+    return word(f"site.{key}", lang)
 
 
 def both(key: str, sep: str = " / ") -> str:
     """'日本語 / English' for a word of the site."""
-    ja, en = W[key]
+    ja, en = WORDS[f"site.{key}"]
     return f"{ja}{sep}{en}"
 
 
-def esc(s: str) -> str:
-    """Text for a Markdown context: HTML-escaped, Markdown's special characters backslash-escaped."""
-    s = html.escape(s, quote=False)
-    return re.sub(r"([\\`*_\[\]{}|])", r"\\\1", s).replace("\n", " ")
+esc = md_text
 
 
 def attr(s: str) -> str:
@@ -169,7 +85,7 @@ def note_para(t: Text, cls: str = "tcg-cnote") -> str:
 
 def hb(key: str) -> str:
     """A table header in both languages, one above the other."""
-    ja, en = W[key]
+    ja, en = WORDS[f"site.{key}"]
     return f'{esc(ja)}<br><span lang="en">{esc(en)}</span>'
 
 
@@ -635,11 +551,11 @@ def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> str:
     out.append(f"# {heading(game.name.ja, game.name.en)}\n")
     if game.note is not None:
         out.append(note_para(game.note))
-    out.append(f"\n## {heading(W['turn'][0], W['turn'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.turn'][0], WORDS['site.turn'][1])}\n")
     out.append(p.charts_block(page, f"{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}")))
     swap = both("roles_swap" if game.roles_swap else "no_swap")
     out.append(f"\n{swap}\n")
-    out.append(f"\n## {heading(W['phases'][0], W['phases'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.phases'][0], WORDS['site.phases'][1])}\n")
     out.append(f"| # | {hb('phases')} | {hb('steps')} | {hb('count.nodes')} | {hb('count.player')} | "
                f"{hb('count.check')} | {hb('count.window')} |")
     out.append("|---:|---|---|---:|---:|---:|---:|")
@@ -650,44 +566,44 @@ def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> str:
         out.append(f"| {i} | {link_node(game, page, ph.begin, bi(ph.label))} | {steps} | {k['nodes']} | "
                    f"{k['player']} | {k['check']} | {k['window']} |")
     if game.procedures:
-        out.append(f"\n## {heading(W['procedures'][0], W['procedures'][1])}\n")
+        out.append(f"\n## {heading(WORDS['site.procedures'][0], WORDS['site.procedures'][1])}\n")
         out.append(f"| {hb('procedures')} | id | {hb('count.nodes')} | {hb('called_from')} |")
         out.append("|---|---|---:|---:|")
         for pr in game.procedures:
             calls = sum(1 for e in game.edges if e.kind == "call" and e.dst == pr.begin)
             out.append(f"| {link_node(game, page, pr.begin, bi(pr.label))} | {code(pr.id)} | "
                        f"{_counts(game, pr.id)['nodes']} | {calls} |")
-    out.append(f"\n## {heading(W['roles'][0], W['roles'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.roles'][0], WORDS['site.roles'][1])}\n")
     out.append(f"| id | {hb('roles')} | {hb('seat')} |")
     out.append("|---|---|---|")
     for r in game.roles.values():
         seat = r.get("seat")
-        out.append(f"| {code(r.id)} | {bi(r.name)} | {both('seat.' + seat) if ('seat.' + str(seat)) in W else esc(str(seat))} |")
+        out.append(f"| {code(r.id)} | {bi(r.name)} | {both('seat.' + seat) if ('site.seat.' + str(seat)) in WORDS else esc(str(seat))} |")
     if game.rule_processes:
-        out.append(f"\n## {heading(W['rule_processes'][0], W['rule_processes'][1])}\n")
+        out.append(f"\n## {heading(WORDS['site.rule_processes'][0], WORDS['site.rule_processes'][1])}\n")
         out.append(f"| id | {hb('rule_processes')} | type | {hb('when')} | {hb('does')} |")
         out.append("|---|---|---|---|---|")
         for rp in game.rule_processes.values():
-            t = both("type." + rp.type) if ("type." + rp.type) in W else esc(rp.type)
+            t = both("type." + rp.type) if ("site.type." + rp.type) in WORDS else esc(rp.type)
             when = code(cond_text(rp.when)) if rp.when is not None else "—"
             does = "<br>".join(code(call_text(a.name, a.args)) for a in rp.actions) or "—"
             out.append(f"| {code(rp.id)} | {bi(rp.name)} | {t} | {when} | {does} |")
     for key, reg in (("zones", game.zones), ("events", game.events), ("plays", game.plays)):
         if reg:
-            out.append(f"\n## {heading(W[key][0], W[key][1])}\n")
+            out.append("\n## " + heading(*WORDS["site." + key]) + "\n")
             out.append(f"| id | {both(key)} |")
             out.append("|---|---|")
             out += [f"| {code(x.id)} | {bi(x.name)} |" for x in reg.values()]
     if game.lists:
-        out.append(f"\n## {heading(W['lists'][0], W['lists'][1])}\n")
+        out.append(f"\n## {heading(WORDS['site.lists'][0], WORDS['site.lists'][1])}\n")
         for lid, items in game.lists.items():
             out.append(f"- {code(lid)}: " + " → ".join(bi(i.name) for i in items))
     if game.constants:
-        out.append(f"\n## {heading(W['constants'][0], W['constants'][1])}\n")
+        out.append(f"\n## {heading(WORDS['site.constants'][0], WORDS['site.constants'][1])}\n")
         out.append("| id | value |")
         out.append("|---|---|")
         out += [f"| {code(k)} | {code(_value(v))} |" for k, v in game.constants.items()]
-    out.append(f"\n## {heading(W['scenarios'][0], W['scenarios'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.scenarios'][0], WORDS['site.scenarios'][1])}\n")
     out.append(f"[{esc(both('scenario_list'))}](scenarios/index.md) ({len(runs)}) · "
                f"[{esc(both('timing'))}](timing/index.md) · [{esc(both('sources'))}](sources/index.md)\n")
     ids = [turn.begin] + [n for n in game.time_order("turn") if game.nodes[n].container == "turn"
@@ -713,7 +629,7 @@ def timing_page(game: Game) -> str:
 
         return _TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False))
 
-    out = [_front(f"{W['timing'][0]} / {W['timing'][1]} — {game.name.ja}")]
+    out = [_front(f"{WORDS['site.timing'][0]} / {WORDS['site.timing'][1]} — {game.name.ja}")]
     out.append(f"# {heading(tables.w('title', 'ja', game.name.ja), tables.w('title', 'en', game.name.en))}\n")
     out.append(note_para(Text(tables.w("note", "ja"), tables.w("note", "en")), ""))
     out.append(f'<div class="tcg-table-wrap" markdown="0">\n{table("ja")}</div>\n')
@@ -737,8 +653,8 @@ def sources_page(game: Game, runs: list[ScenarioRun]) -> str:
         for x in sr.scenario.cites:
             others.setdefault((x.source, x.section), []).append(
                 f"[{code(sr.scenario.id)}]({rel(page, f'{game.id}/scenarios/{sr.stem}.md')})")
-    out = [_front(f"{W['sources'][0]} / {W['sources'][1]} — {game.name.ja}")]
-    out.append(f"# {heading(W['sources'][0] + ' — ' + game.name.ja, W['sources'][1] + ' — ' + game.name.en)}\n")
+    out = [_front(f"{WORDS['site.sources'][0]} / {WORDS['site.sources'][1]} — {game.name.ja}")]
+    out.append(f"# {heading(WORDS['site.sources'][0] + ' — ' + game.name.ja, WORDS['site.sources'][1] + ' — ' + game.name.en)}\n")
     for src in game.sources.values():
         out.append(f'\n<div class="tcg-anchor" id="{attr("src:" + src.id)}"></div>\n')
         out.append(f"## {esc(src.title)}\n")
@@ -794,7 +710,7 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> str:
     out.append(f"# {heading(sc.title.ja, sc.title.en)}\n")
     out.append(para(f"{link_node(game, page, game.turn.begin, bi(game.name))} · "
                     f"[{esc(both('scenarios'))}](index.md) · {code(sc.id)}", "tcg-crumbs"))
-    out.append(f"## {heading(W['demonstrates'][0], W['demonstrates'][1])}\n")
+    out.append(f"## {heading(WORDS['site.demonstrates'][0], WORDS['site.demonstrates'][1])}\n")
     if sc.demonstrates is not None:
         out.append(f'<div class="tcg-demo" markdown="1">\n\n{para(esc(sc.demonstrates.ja), lang="ja")}\n'
                    f'{para(esc(sc.demonstrates.en), lang="en")}\n</div>\n')
@@ -811,14 +727,14 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> str:
     ]
     if sc.cites:
         facts.append(f"{both('cites')}: " + "; ".join(cite_md(game, c, page) for c in sc.cites))
-    out.append("\n## " + heading(W["setup"][0], W["setup"][1]) + "\n")
+    out.append("\n## " + heading(*WORDS["site.setup"]) + "\n")
     out.append("\n".join(f"- {x}" for x in facts) + "\n")
-    out.append(f"\n## {heading(W['trace_chart'][0], W['trace_chart'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.trace_chart'][0], WORDS['site.trace_chart'][1])}\n")
     out.append(p.charts_block(page, f"{game.id}/scenarios/{sr.stem}", Text(f"{sc.title.ja}のトレース",
                                                                              f"the trace of {sc.title.en}")))
-    out.append(f"\n## {heading(W['trace_ja'][0], W['trace_ja'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.trace_ja'][0], WORDS['site.trace_ja'][1])}\n")
     out.append(f'<div class="tcg-trace" lang="ja" markdown="1">\n\n{trace_markdown(game, sr, "ja", page)}\n</div>\n')
-    out.append(f"\n## {heading(W['trace_en'][0], W['trace_en'][1])}\n")
+    out.append(f"\n## {heading(WORDS['site.trace_en'][0], WORDS['site.trace_en'][1])}\n")
     out.append(f'<div class="tcg-trace" lang="en" markdown="1">\n\n{trace_markdown(game, sr, "en", page)}\n</div>\n')
     rel_file = Path(os.path.relpath(sr.path, REPO)).as_posix() if Path(sr.path).resolve().is_relative_to(REPO) \
         else Path(sr.path).name
@@ -829,8 +745,8 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> str:
 
 def scenarios_index(game: Game, runs: list[ScenarioRun]) -> str:
     page = f"{game.id}/scenarios/index.md"
-    out = [_front(f"{W['scenarios'][0]} / {W['scenarios'][1]} — {game.name.ja}")]
-    out.append(f"# {heading(W['scenarios'][0] + ' — ' + game.name.ja, W['scenarios'][1] + ' — ' + game.name.en)}\n")
+    out = [_front(f"{WORDS['site.scenarios'][0]} / {WORDS['site.scenarios'][1]} — {game.name.ja}")]
+    out.append(f"# {heading(WORDS['site.scenarios'][0] + ' — ' + game.name.ja, WORDS['site.scenarios'][1] + ' — ' + game.name.en)}\n")
     out.append(para(link_node(game, page, game.turn.begin, bi(game.name)), "tcg-crumbs"))
     for sr in runs:
         sc = sr.scenario
@@ -856,19 +772,19 @@ def games_table(inputs: Inputs, page: str = "index.md") -> str:
 
 def reference_page() -> str:
     from .reference import codes_table, vocab_table
-    from .charts import KIND_ORDER, NODE_STYLE, UI, ui
+    from .charts import KIND_ORDER, NODE_STYLE, ui
     from ..core.vocab import ACTIONS, EFFECTS, PREDICATES
 
-    out = [_front(f"{W['reference'][0]} / {W['reference'][1]}")]
-    out.append(f"# {heading(W['reference'][0], W['reference'][1])}\n")
+    out = [_front(f"{WORDS['site.reference'][0]} / {WORDS['site.reference'][1]}")]
+    out.append(f"# {heading(WORDS['site.reference'][0], WORDS['site.reference'][1])}\n")
     out.append(note_para(Text("ルール言語の語彙と診断コードの一覧。コード自身のメタデータから生成している。",
                               "The vocabulary of the rule language and the diagnostic codes, generated from the "
                               "code's own metadata."), ""))
-    out.append(f"## {heading(W['kinds'][0], W['kinds'][1])}\n")
+    out.append(f"## {heading(WORDS['site.kinds'][0], WORDS['site.kinds'][1])}\n")
     out.append(f"| | {both('kinds', ' / ')} | |")
     out.append("|---|---|---|")
     for key in KIND_ORDER:
-        if key in ("stub", "phase", "step") or ("k." + key) not in UI:
+        if key in ("stub", "phase", "step") or ("chart.k." + key) not in WORDS:
             continue
         colour = NODE_STYLE[key]["color"]
         out.append(f'| <span class="tcg-swatch k-{key}" style="background:{colour}"></span> | '
@@ -876,7 +792,7 @@ def reference_page() -> str:
                    f'<span lang="en">{esc(ui("k." + key, "en"))}</span> | {code(colour)} |')
     for key, table in (("codes", codes_table()), ("predicates", vocab_table(PREDICATES)),
                        ("actions", vocab_table(ACTIONS)), ("effects", vocab_table(EFFECTS))):
-        out.append(f"\n## {heading(W[key][0], W[key][1])}\n")
+        out.append("\n## " + heading(*WORDS["site." + key]) + "\n")
         out.append(f'<div class="tcg-ref" lang="en" markdown="1">\n\n{table}\n\n</div>\n')
     return "\n".join(out)
 

@@ -20,45 +20,16 @@ import html
 from dataclasses import dataclass
 
 from ..core.model import Game, Node
-from .charts import _short_role, style_key, ui, width, wrap
+from ..core.text import md_cell
+from ..core.words import word
+from ..core.text import width, wrap
+from .charts import _short_role, style_key, ui
 
-W: dict[str, tuple[str, str]] = {
-    "title": ("{} — タイミングチャート（時間順）", "{} — timing chart (in time order)"),
-    "col.n": ("#", "#"),
-    "col.section": ("フェイズ・ステップ", "phase / step"),
-    "col.timing": ("タイミング", "timing"),
-    "col.kind": ("種類", "kind"),
-    "col.open": ("プレイ", "play"),
-    "col.own": ("自分のターン（{}）", "own turn (you: {})"),
-    "col.opp": ("相手のターン（{}）", "opponent's turn (you: {})"),
-    "k.begin": ("開始", "start"),
-    "k.end": ("終了", "end"),
-    "closed": ("×", "×"),
-    "open_mark": ("○", "○"),
-    "play_first": ("プレイできる（優先権が先）: {}", "may play (priority first): {}"),
-    "play_after": ("プレイできる（相手のパスの後）: {}", "may play (after the other passes): {}"),
-    "play_any": ("プレイできる", "may play"),
-    "act": ("行動: {}", "acts: {}"),
-    "may": ("（任意）", " (optional)"),
-    "choose": ("［{}］", " [{}]"),
-    "other_acts": ("× 相手が行動", "× the opponent acts"),
-    "check": ("× チェックタイミング", "× check timing"),
-    "call": ("× {}", "× {}"),
-    "call_open": ("→ {}: {}", "→ {}: {}"),
-    "inside": ("中で行動あり", "you act inside"),
-    "else": ("それ以外", "otherwise"),
-    "loop": ("繰り返し", "repeat"),
-    "note": ("× = だれもプレイできない（原典の灰色の行）。○ = どちらかのプレイヤーがプレイまたは行動できる。"
-             "列はプレイヤー1人から見たもの：自分のターンと相手のターン。",
-             "× = no one may play (the grey rows of the source). ○ = a player may play or act. "
-             "The columns are seen from one player: their own turn and their opponent's turn."),
-}
 
 
 def w(key: str, lang: str, *args) -> str:
-    ja, en = W[key]
-    s = ja if lang == "ja" else en
-    return s.format(*args) if args else s
+    """A word of the timing tables, from the catalogue."""
+    return word(f"table.{key}", lang, *args)
 
 
 @dataclass(frozen=True)
@@ -173,8 +144,6 @@ def _timing_text(r: Row, lang: str) -> str:
     return pad + ctx + r.timing
 
 
-def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
 
 
 def table_markdown(game: Game, lang: str) -> str:
@@ -183,9 +152,9 @@ def table_markdown(game: Game, lang: str) -> str:
            "| " + " | ".join(hs) + " |", "|---:|:---:|---|---|---|---|---|"]
     for r in rows(game, lang):
         mark = w("closed", lang) if r.closed else w("open_mark", lang)
-        timing = _md(_timing_text(r, lang)).replace("  ", "&nbsp;&nbsp;")
-        out.append(f"| {r.n} | {mark} | {_md(r.section) if r.new_section else ''} | {timing} | "
-                   f"{_md(r.kind_label)} | {_md(r.own.text)} | {_md(r.opp.text)} |")
+        timing = md_cell(_timing_text(r, lang)).replace("  ", "&nbsp;&nbsp;")
+        out.append(f"| {r.n} | {mark} | {md_cell(r.section) if r.new_section else ''} | {timing} | "
+                   f"{md_cell(r.kind_label)} | {md_cell(r.own.text)} | {md_cell(r.opp.text)} |")
     return "\n".join(out) + "\n"
 
 

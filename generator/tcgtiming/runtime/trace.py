@@ -13,6 +13,7 @@ import json
 
 from .engine import Run
 from ..core.model import Text
+from ..core.text import md_cell
 
 # the sources' colours: green = player action, blue = automatic, red = check timing
 COLOURS = {"player": "32", "check": "31", "window": "35", "closed": "90", "end_game": "1;31"}
@@ -116,8 +117,6 @@ def as_text(run: Run, names: dict, lang: str = "en", colour: bool = False, brief
     return "\n".join(lines) + "\n"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def as_markdown(run: Run, names: dict, lang: str = "en", title: str | None = None, brief: bool = False) -> str:
@@ -126,8 +125,8 @@ def as_markdown(run: Run, names: dict, lang: str = "en", title: str | None = Non
     rows = []
     for e in (compact(run.entries) if brief else run.entries):
         pend = "; ".join(f"{names.get(p, p)}: {', '.join(v)}" for p, v in e.pending if v)
-        rows.append(f"| {e.seq} | `{e.node}` | {e.kind} | {_md(names.get(e.actor, e.actor) or '')} | {_md(e.what.get(lang))} | "
-                    f"{_md(pend)} | {_md(' < '.join(e.stack))} | {_md(names.get(e.priority, e.priority) or '')} | "
-                    f"{_md(', '.join(e.cites))} |")
+        rows.append(f"| {e.seq} | `{e.node}` | {e.kind} | {md_cell(names.get(e.actor, e.actor) or '')} | {md_cell(e.what.get(lang))} | "
+                    f"{md_cell(pend)} | {md_cell(' < '.join(e.stack))} | {md_cell(names.get(e.priority, e.priority) or '')} | "
+                    f"{md_cell(', '.join(e.cites))} |")
     top = [f"# {title}", ""] if title else []
     return "\n".join(top + head + rows + [""] + [f"- {x.strip()}" for x in summary_lines(run, names, lang)]) + "\n"

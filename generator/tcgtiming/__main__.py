@@ -1,0 +1,6 @@
+"""``python -m tcgtiming``: the command line."""
+import sys
+
+from .cli.main import main
+
+sys.exit(main())
