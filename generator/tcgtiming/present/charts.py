@@ -32,11 +32,10 @@ from pathlib import Path
 
 from ..core.model import Game, Node, Text
 from ..core.text import LANGS, width, wrap
+from .formats import EXT
 from ..core.words import WORDS, word
 
 FONT = "IPAexGothic"  # pinned (Debian fonts-ipaexfont-gothic): reproducible charts, no tofu
-FORMATS = ("svg", "png", "dot", "mermaid")
-EXT = {"svg": "svg", "png": "png", "dot": "dot", "mermaid": "mmd"}
 
 GREEN, BLUE, RED = "#009f00", "#0000ff", "#ff0000"  # the colours of the Weiß Schwarz source
 PURPLE = "#7030a0"  # loops: loop nodes, back edges
@@ -1088,30 +1087,6 @@ def run_jobs(jobs, folder: Path, cache: Path | None, workers: int | None = None)
 # --- the command ----------------------------------------------------------------------------------
 
 
-def add_parser(sub) -> None:
-    r = sub.add_parser(
-        "render", help="draw timing charts (graphviz SVG/PNG/DOT, Mermaid) and timing-chart tables",
-        description="Draw the timing charts of rule files from the compiled model: per game the overview of "
-        "the turn ('turn'), one chart per phase and one per procedure, as SVG, PNG, DOT or Mermaid; or, with "
-        "--format table, the timing-chart table (rows in time order, own turn / opponent's turn, closed rows "
-        "marked) as text on standard output, and as Markdown, HTML and text files when --out is given. "
-        "Exit 0 when done, 1 when a rule file or the trace is invalid (diagnostics printed), 2 on usage errors.")
-    r.add_argument("rules", metavar="RULES", help="a rule file or a directory of rule files")
-    r.add_argument("--phase", metavar="ID", help="only this chart: a phase id, a procedure id, or 'turn' "
-                   "(the overview); a step id means its phase")
-    r.add_argument("--lang", action="append", choices=LANGS, metavar="ja|en",
-                   help="label language (ja or en; give it twice for both; default ja)")
-    r.add_argument("--format", action="append", choices=FORMATS + ("table",), dest="formats",
-                   metavar="svg|png|dot|mermaid|table", help="output format (repeatable; default svg)")
-    r.add_argument("--out", metavar="DIR", help="output folder (default build/charts; for 'table' only: "
-                   "print to standard output unless --out is given)")
-    r.add_argument("--trace", metavar="TRACE.jsonl", help="highlight the path of an interpreter trace "
-                   "(JSON Lines: seq, node, game)")
-    r.add_argument("--no-cache", action="store_true", help="do not read or write the render cache")
-    r.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
-    r.set_defaults(func=cmd_render)
-
-
 def read_trace(path: str):
     """Entries (seq, node, game, line) of a JSON Lines trace, and diagnostics for what is wrong in it.
     Unknown fields are ignored."""
@@ -1273,7 +1248,7 @@ def _remove_empty(path: Path, upto: Path | None) -> None:
 
 
 def cmd_render(args) -> int:
-    from ..cli.main import _inputs, _print_diags  # the same reporting as 'validate'
+    from ..cli.common import inputs as _inputs, print_diags as _print_diags  # the same reporting as 'validate'
     from ..core.diagnostics import Diagnostic, did_you_mean
     from ..frontend.pipeline import compile_file
     from .report import format_text
@@ -1440,6 +1415,6 @@ def cmd_render(args) -> int:
     return 0
 
 
-__all__ = ["add_parser", "build_chart", "build_overlay", "chart_ids", "chart_jobs", "node_url", "read_trace",
+__all__ = ["cmd_render", "build_chart", "build_overlay", "chart_ids", "chart_jobs", "node_url", "read_trace",
            "render_file", "run_dot", "run_jobs", "to_dot", "to_mermaid", "wrap", "write_charts", "write_jobs",
            "NODE_STYLE", "EDGE_STYLE"]

@@ -204,7 +204,7 @@ def scenario_files(rules_dir: str) -> list[str]:
 def collect(rules_dir: str, out=None) -> Inputs:
     """Compile every rule file and run every shipped scenario (strict, expectations checked); raise
     InputError after printing located diagnostics when anything is invalid."""
-    from ..cli.main import _print_diags
+    from ..cli.common import print_diags as _print_diags
     from ..core.diagnostics import Diagnostic
     from ..frontend.pipeline import compile_file
     from ..runtime.engine import SimulationError, simulate, verify
@@ -914,23 +914,6 @@ def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | N
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser(
-        "site", help="build the bilingual static site (mkdocs)",
-        description="Generate the pages of the bilingual (Japanese / English) site from the compiled rules, the "
-        "runs of the shipped scenarios and the reference tables, then build it with 'mkdocs build --strict'. "
-        "Writes OUT/docs (the generated Markdown), OUT/site (the site: open OUT/site/index.html) and "
-        "OUT/mkdocs.yml (the config mkdocs ran with), each moved into place only when everything succeeded. "
-        "Exit 0 when done, 1 when a rule file or a scenario is invalid (diagnostics printed) or the build "
-        "fails, 2 on usage errors.")
-    s.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")
-    s.add_argument("--rules", metavar="DIR", default="rules",
-                   help="the rules folder: <game>/game.yaml and <game>/scenarios/*.yaml (default: rules)")
-    s.add_argument("--no-cache", action="store_true", help="do not read or write the chart render cache")
-    s.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
-    s.set_defaults(func=cmd_site)
-
-
 def cmd_site(args) -> int:
     from ..core.diagnostics import Diagnostic
     from .charts import RenderError, cache_dir
@@ -968,4 +951,4 @@ def cmd_site(args) -> int:
     return 0
 
 
-__all__ = ["add_parser", "build", "chart_file", "collect", "draw_charts", "generate", "nav", "node_page"]
+__all__ = ["cmd_site", "build", "chart_file", "collect", "draw_charts", "generate", "nav", "node_page"]

@@ -1,0 +1,68 @@
+"""What every command shares: finding inputs, printing diagnostics, writing outputs atomically."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+from ..core.diagnostics import Diagnostic
+from ..frontend.pipeline import find_rule_files
+from ..present.report import Style, as_json, format_text, summary, use_color
+
+
+def inputs(paths: list[str]) -> tuple[list[str], list[Diagnostic]]:
+    """The rule files named by paths (files, or every .yaml below a folder), and what is missing."""
+    files, problems = [], []
+    for p in paths:
+        if not os.path.exists(p):
+            problems.append(Diagnostic("U401", f"no such file or directory: {p}", p, 0, 0))
+            continue
+        found = find_rule_files(p)
+        if not found:
+            problems.append(Diagnostic("U401", f"no .yaml file under {p}", p, 0, 0))
+        files += found
+    return files, problems
+
+
+def print_usage_problems(problems: list[Diagnostic]) -> None:
+    for d in problems:
+        sys.stderr.write(format_text(d, None) + "\n")
+
+
+def print_diags(results, fmt: str, files: list[str]) -> None:
+    """The diagnostics of front-end results, located with their source line, then the summary line."""
+    diags = [d for r in results for d in r.diagnostics]
+    if fmt == "json":
+        sys.stdout.write(as_json(diags, files) + "\n")
+        return
+    style = Style(use_color(sys.stdout))
+    for r in results:
+        for d in r.diagnostics:
+            line = r.doc.line_text(d.line) if r.doc is not None and r.doc.text else None
+            sys.stdout.write(format_text(d, line, style) + "\n\n")
+    sys.stdout.write(summary(diags, len(files)) + "\n")
+
+
+def report_current(ok: bool, current: str, stale: str) -> int:
+    """The check mode of generated files (ruff-style): exit 1, saying how to refresh them, when stale."""
+    if not ok:
+        sys.stderr.write(stale + "\n")
+        return 1
+    sys.stdout.write(current + "\n")
+    return 0
+
+
+def write_atomic(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+

@@ -1,0 +1,29 @@
+"""tcgtiming compile: the compiled model as JSON."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..core.model import as_data
+from ..frontend.pipeline import compile_file
+from .common import inputs, print_diags, print_usage_problems, write_atomic
+
+
+def run(args) -> int:
+    files, problems = inputs([args.rules])
+    if problems:
+        print_usage_problems(problems)
+        return 2
+    results = [compile_file(f) for f in files]
+    if any(r.errors for r in results):
+        print_diags(results, "text", files)
+        return 1
+    games = {r.game.id: as_data(r.game) for r in results}
+    text = json.dumps(games if len(games) != 1 else next(iter(games.values())), ensure_ascii=False, indent=2,
+                      sort_keys=False) + "\n"
+    if args.out:
+        write_atomic(args.out, text)
+        sys.stderr.write(f"wrote {args.out}\n")
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,124 @@
+"""The command line's arguments: every command, its options and help. Imports nothing heavy, so that
+``--version``, ``--help`` and usage errors are quick; a command's module is imported only to run it.
+"""
+from __future__ import annotations
+
+from .. import __version__
+import argparse
+import sys
+
+from ..core.text import LANGS
+from ..present.formats import FORMATS
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors: exit 2 with a short message (argparse's default)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = Parser(prog="tcgtiming", description="The timing of trading card game turns: validate, compile, "
+                "simulate and chart rule definitions of a turn's phases, steps, check timings and priority windows.")
+    p.add_argument("--version", action="version", version=f"tcgtiming {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    v = sub.add_parser("validate", help="check rule files and report every problem",
+                       description="Check rule files (or every .yaml under a directory) and report every problem "
+                       "as file:line:col: error[CODE]: message. Exit 0 when valid, 1 when invalid, 2 on usage errors.")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="rule files or directories")
+    v.add_argument("--format", choices=("text", "json"), default="text", help="text for people, json for editors and CI")
+    v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    v.set_defaults(command_module="validate")
+
+    c = sub.add_parser("compile", help="compile a rule file and print the model as JSON",
+                       description="Compile a rule file into the timing graph (nodes with stable ids and explicit "
+                       "edges) and print it as JSON. Exit 1 (with diagnostics) when the file is invalid.")
+    c.add_argument("rules", metavar="RULES", help="a rule file or a directory of rule files")
+    c.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    c.set_defaults(command_module="compile")
+
+    s = sub.add_parser("schema", help="print the JSON Schema of rule files or scenario files",
+                       description="Print the JSON Schema of rule files or scenario files (for editors: "
+                       "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
+    s.add_argument("--kind", choices=("rules", "scenario"), default="rules", help="which file kind (default: rules)")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--out", metavar="FILE", help="write the schema to FILE")
+    g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
+    s.set_defaults(command_module="schema")
+
+    # --- render command (charts) ---
+    r = sub.add_parser(
+        "render", help="draw timing charts (graphviz SVG/PNG/DOT, Mermaid) and timing-chart tables",
+        description="Draw the timing charts of rule files from the compiled model: per game the overview of "
+        "the turn ('turn'), one chart per phase and one per procedure, as SVG, PNG, DOT or Mermaid; or, with "
+        "--format table, the timing-chart table (rows in time order, own turn / opponent's turn, closed rows "
+        "marked) as text on standard output, and as Markdown, HTML and text files when --out is given. "
+        "Exit 0 when done, 1 when a rule file or the trace is invalid (diagnostics printed), 2 on usage errors.")
+    r.add_argument("rules", metavar="RULES", help="a rule file or a directory of rule files")
+    r.add_argument("--phase", metavar="ID", help="only this chart: a phase id, a procedure id, or 'turn' "
+                   "(the overview); a step id means its phase")
+    r.add_argument("--lang", action="append", choices=LANGS, metavar="ja|en",
+                   help="label language (ja or en; give it twice for both; default ja)")
+    r.add_argument("--format", action="append", choices=FORMATS + ("table",), dest="formats",
+                   metavar="svg|png|dot|mermaid|table", help="output format (repeatable; default svg)")
+    r.add_argument("--out", metavar="DIR", help="output folder (default build/charts; for 'table' only: "
+                   "print to standard output unless --out is given)")
+    r.add_argument("--trace", metavar="TRACE.jsonl", help="highlight the path of an interpreter trace "
+                   "(JSON Lines: seq, node, game)")
+    r.add_argument("--no-cache", action="store_true", help="do not read or write the render cache")
+    r.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
+    r.set_defaults(command_module="render")
+
+    # --- site command ---
+    s = sub.add_parser(
+        "site", help="build the bilingual static site (mkdocs)",
+        description="Generate the pages of the bilingual (Japanese / English) site from the compiled rules, the "
+        "runs of the shipped scenarios and the reference tables, then build it with 'mkdocs build --strict'. "
+        "Writes OUT/docs (the generated Markdown), OUT/site (the site: open OUT/site/index.html) and "
+        "OUT/mkdocs.yml (the config mkdocs ran with), each moved into place only when everything succeeded. "
+        "Exit 0 when done, 1 when a rule file or a scenario is invalid (diagnostics printed) or the build "
+        "fails, 2 on usage errors.")
+    s.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")
+    s.add_argument("--rules", metavar="DIR", default="rules",
+                   help="the rules folder: <game>/game.yaml and <game>/scenarios/*.yaml (default: rules)")
+    s.add_argument("--no-cache", action="store_true", help="do not read or write the chart render cache")
+    s.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
+    s.set_defaults(command_module="site")
+
+    # --- simulate command (interpreter) ---
+    sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
+                        description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
+                        "the trace: every node visited, who acts, pending abilities, the stack, who holds priority, "
+                        "and the rule it follows. Exit 1 with located diagnostics when the scenario or the rules are "
+                        "invalid, when a scripted choice cannot be carried out, or (with --strict) when a decision is "
+                        "not scripted.")
+    sm.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (several with --out-dir)")
+    sm.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: the game.yaml "
+                    "above the scenario's folder, or rules/<game>/game.yaml")
+    sm.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                    help="text (colour-coded when on a terminal), json (JSON Lines), markdown")
+    sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown)")
+    sm.add_argument("--strict", action="store_true", help="an unscripted decision is an error instead of a policy's pick")
+    sm.add_argument("--policy", choices=("pass", "first", "random"), help="override the scenario's policy for unscripted decisions")
+    sm.add_argument("--brief", action="store_true",
+                    help="text and markdown: fold procedure runs in which nothing happens into their call (json keeps every entry)")
+    out = sm.add_mutually_exclusive_group()
+    out.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
+    out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
+    sm.set_defaults(command_module="simulate")
+
+    k = sub.add_parser("codes", help="list every diagnostic code",
+                       description="List every diagnostic code with its severity and meaning.")
+    k.add_argument("--format", choices=("text", "json"), default="text")
+    k.set_defaults(command_module="codes")
+    r = sub.add_parser("reference", help="print or refresh the generated reference tables",
+                       description="Print the tables of diagnostic codes, predicates and actions, or refresh the "
+                       "generated blocks of a Markdown file (<!-- BEGIN GENERATED: name --> ... <!-- END GENERATED: "
+                       "name -->). With --check, exit 1 when they are stale.")
+    r.add_argument("file", nargs="?", metavar="FILE", help="a Markdown file with generated blocks (e.g. README.md)")
+    mode = r.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 when FILE's generated blocks are stale")
+    mode.add_argument("--update", action="store_true", help="rewrite FILE's generated blocks (the default with FILE)")
+    r.set_defaults(command_module="reference")
+    return p

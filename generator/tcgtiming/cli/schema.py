@@ -1,0 +1,32 @@
+"""tcgtiming schema: the JSON Schema of rule files or scenario files."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..frontend.scenario import json_schema as scenario_schema
+from ..frontend.schema import json_schema
+from .common import report_current, write_atomic
+
+
+def run(args) -> int:
+    if args.kind == "scenario":
+        data = scenario_schema()
+    else:
+        data = json_schema()
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    if args.check:
+        try:
+            with open(args.check, encoding="utf-8") as fh:
+                current = fh.read()
+        except OSError as exc:
+            sys.stderr.write(f"cannot read {args.check}: {exc.strerror}\n")
+            return 1
+        return report_current(current == text, f"{args.check} is current",
+                               f"{args.check} is stale: run 'tcgtiming schema --out {args.check}'")
+    if args.out:
+        write_atomic(args.out, text)
+        sys.stderr.write(f"wrote {args.out}\n")
+    else:
+        sys.stdout.write(text)
+    return 0
