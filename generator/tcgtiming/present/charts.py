@@ -228,7 +228,7 @@ def _text(t: Text | None, lang: str) -> str:
     return t.get(lang) if t is not None else ""
 
 
-def _role(game: Game, role: str | None, lang: str) -> str:
+def role_label(game: Game, role: str | None, lang: str) -> str:
     if role in ("any", "both"):
         return ui(role, lang)
     r = game.roles.get(role or "")
@@ -262,7 +262,7 @@ def _tooltip(game: Game, node, lang: str) -> str:
     return "\n\n".join(parts)
 
 
-def _local(node: Node) -> str:
+def local_label(node: Node) -> str:
     """The node's number as the sources write it: its id inside its step / phase / procedure
     (``3.attack.1``); deep ids keep their last two parts (``…mental.1``)."""
     prefix = node.container + "."
@@ -271,16 +271,16 @@ def _local(node: Node) -> str:
     return local if len(parts) <= 3 else "…" + ".".join(parts[-2:])
 
 
-def _short_role(game: Game, role: str | None, lang: str) -> str:
+def short_role(game: Game, role: str | None, lang: str) -> str:
     """A role's name without its parenthetical gloss: 攻撃側プレイヤー（このターンの自軍） -> 攻撃側プレイヤー."""
-    name = _role(game, role, lang)
+    name = role_label(game, role, lang)
     for op, cl in (("（", "）"), (" (", ")")):
         if name.endswith(cl) and op in name and name.index(op) > 0:
             return name[: name.index(op)]
     return name
 
 
-def _window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[str]]:
+def window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[str]]:
     """The priority lines (who first, who may act, what) and the small print (closing, resolving)."""
     w = node.window
     if w is None:
@@ -288,9 +288,9 @@ def _window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[st
     sep = "、" if lang == "ja" else ", "
     order = [w.first] + [r for r in w.who if r != w.first]
     if len(order) == 1:
-        key = [ui("only", lang, _short_role(game, w.first, lang))]
+        key = [ui("only", lang, short_role(game, w.first, lang))]
     else:
-        key = [ui("priority", lang, " → ".join(_short_role(game, r, lang) for r in order))]
+        key = [ui("priority", lang, " → ".join(short_role(game, r, lang) for r in order))]
     plays = sep.join(game.plays[p].name.get(lang) if p in game.plays else p for p in w.plays)
     if plays:
         key += wrap(ui("plays", lang, plays), WRAP[lang] + 16)
@@ -314,13 +314,13 @@ def _gnode(game: Game, node: Node, lang: str, cluster: str | None) -> GNode:
     extra: list[str] = []
     sub: list[str] = []
     if node.kind not in ("begin", "end"):
-        head = _local(node) + "."
+        head = local_label(node) + "."
     if node.kind == "player":
-        who = _role(game, node.actor, lang)
+        who = role_label(game, node.actor, lang)
         head += "  " + who + ("・" + ui("may", lang) if node.may and lang == "ja" else
                                 (" · " + ui("may", lang) if node.may else ""))
     elif node.kind == "window":
-        sub, extra = _window_lines(game, node, lang)
+        sub, extra = window_lines(game, node, lang)
     elif node.kind == "closed":
         extra = [ui("no_play", lang)]
     elif node.kind == "foreach" and node.over:

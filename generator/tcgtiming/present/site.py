@@ -345,9 +345,9 @@ def code(s: str) -> str:
 
 
 def role_text(game: Game, role: str | None) -> str:
-    from .charts import _role
+    from .charts import role_label
 
-    return bi(Text(_role(game, role, "ja"), _role(game, role, "en")))
+    return bi(Text(role_label(game, role, "ja"), role_label(game, role, "en")))
 
 
 def named(reg, key: str | None) -> str:
@@ -372,9 +372,9 @@ def cite_md(game: Game, c: m.Citation, page: str) -> str:
 
 
 def local_no(node: Node) -> str:
-    from .charts import _local
+    from .charts import local_label
 
-    return "" if node.kind in ("begin", "end") else _local(node) + "."
+    return "" if node.kind in ("begin", "end") else local_label(node) + "."
 
 
 def kind_words(game: Game, node: Node) -> tuple[str, str]:
@@ -392,7 +392,7 @@ def kind_words(game: Game, node: Node) -> tuple[str, str]:
 
 
 def node_entry(game: Game, nid: str, page: str, depth: int, context: str) -> str:
-    from .charts import _window_lines, style_key
+    from .charts import window_lines, style_key
 
     node = game.nodes[nid]
     key = style_key(game, node)
@@ -422,8 +422,8 @@ def node_entry(game: Game, nid: str, page: str, depth: int, context: str) -> str
     if node.kind == "trigger" and node.event:
         items.append(f"{both('event')}: {named(game.events, node.event)} {code(node.event)}")
     if node.kind == "window" and node.window is not None:
-        ja_key, ja_small = _window_lines(game, node, "ja")
-        en_key, en_small = _window_lines(game, node, "en")
+        ja_key, ja_small = window_lines(game, node, "ja")
+        en_key, en_small = window_lines(game, node, "en")
         items.append(f"{both('window')}: {esc(' '.join(ja_key))} · {esc(' · '.join(ja_small))}<br>"
                      f'<span lang="en">{esc(" ".join(en_key))} · {esc(" · ".join(en_small))}</span>')
     if node.kind == "closed":

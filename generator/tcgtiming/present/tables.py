@@ -23,7 +23,7 @@ from ..core.model import Game, Node
 from ..core.text import md_cell
 from ..core.words import word
 from ..core.text import width, wrap
-from .charts import _short_role, style_key, ui
+from .charts import short_role, style_key, ui
 
 
 
@@ -132,8 +132,8 @@ def rows(game: Game, lang: str) -> list[Row]:
 
 def _headers(game: Game, lang: str) -> list[str]:
     sep = "、" if lang == "ja" else ", "
-    own = sep.join(_short_role(game, r, lang) for r in sorted(_readers(game, "turn")))
-    opp = sep.join(_short_role(game, r, lang) for r in sorted(_readers(game, "non_turn")))
+    own = sep.join(short_role(game, r, lang) for r in sorted(_readers(game, "turn")))
+    opp = sep.join(short_role(game, r, lang) for r in sorted(_readers(game, "non_turn")))
     return [w("col.n", lang), w("col.open", lang), w("col.section", lang), w("col.timing", lang),
             w("col.kind", lang), w("col.own", lang, own), w("col.opp", lang, opp)]
 
