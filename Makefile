@@ -53,7 +53,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@touch $@
 
 bench: setup
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[dev,bench]'
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/frontend.py
 	$(BIN)/python benchmarks/anchor_turn.py
 	$(BIN)/python benchmarks/render.py

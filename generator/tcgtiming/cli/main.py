@@ -5,13 +5,20 @@ Only this package prints; each command lives in its own module, imported when it
 """
 from __future__ import annotations
 
-import importlib
 import sys
-
-from .parser import parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--version"]:  # the quickest answer: no argument parser, no command module
+        from .. import __version__
+
+        sys.stdout.write(f"tcgtiming {__version__}\n")
+        return 0
+    import importlib
+
+    from .parser import parser
+
     p = parser()
     args = p.parse_args(argv)
     if not getattr(args, "command_module", None):
