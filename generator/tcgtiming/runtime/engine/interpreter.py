@@ -25,8 +25,8 @@ class Interpreter(Flow, Windows, Abilities):
 
     # what the names of a rule file and a scenario run: name -> function(interpreter, ...)
     actions = Registry.merged(ABILITY_ACTIONS, CARD_ACTIONS, COMBAT_ACTIONS, WINDOW_ACTIONS)
-    effects = EFFECTS
-    predicates = PREDICATES
+    effects = Registry.merged(EFFECTS)
+    predicates = Registry.merged(PREDICATES)
 
     def __init__(self, game: m.Game, scenario: Scenario, *, strict: bool = False, policy: str | None = None):
         self.game, self.sc, self.strict = game, scenario, strict
