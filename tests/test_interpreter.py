@@ -253,3 +253,45 @@ def test_brief_view_folds_uneventful_procedure_runs():
     assert [e.node for e in short].count("check.2.1.1") == 1 and [e.node for e in short].count("check.2.2.1") == 1
     text = as_text(run, {"p1": "Alice", "p2": "Bob"}, brief=True)
     assert "check timing (nothing happens)" in text and "check.begin" in text
+
+
+def test_the_engine_implements_exactly_the_vocabulary():
+    """Each predicate, action and effect ``core.vocab`` declares has one implementation in the
+    engine's registries, and each implementation a declaration."""
+    from tcgtiming.core import vocab
+    from tcgtiming.runtime.engine import Interpreter
+    for implemented, declared in ((Interpreter.predicates, vocab.PREDICATES), (Interpreter.actions, vocab.ACTIONS),
+                                  (Interpreter.effects, vocab.EFFECTS)):
+        assert sorted(set(declared) - set(implemented)) == []  # declared, not implemented
+        assert sorted(set(implemented) - set(declared)) == []  # implemented, not declared
+        assert all(callable(fn) for fn in implemented.values())
+
+
+def test_a_name_implemented_twice_is_refused():
+    from tcgtiming.runtime.engine.state import Registry
+    reg = Registry("act_")
+
+    @reg
+    def act_draw(it, node, a):
+        return None
+
+    assert reg == {"draw": act_draw}
+    with pytest.raises(ValueError, match="'draw' is implemented twice"):
+        reg(act_draw)
+    with pytest.raises(ValueError, match="implemented twice: draw"):
+        Registry.merged(reg, {"draw": act_draw})
+
+
+def test_a_subclass_replaces_an_action_by_name():
+    """The registries are the extension point for names (as ``visit_<kind>`` methods are for node kinds)."""
+    from tcgtiming.core.model import Text
+    from tcgtiming.runtime.engine import Interpreter
+
+    class NoRules(Interpreter):
+        actions = {**Interpreter.actions, "rule_processing": lambda it, node, a: Text("なし", "skipped")}
+
+    res = compile_file(LANES, rules=str(MINI))
+    run = NoRules(res.game, res.scenario).run()
+    done = {e.what.en for e in run.entries if e.node.startswith("check.")}
+    assert "skipped" in done
+    assert Interpreter.actions["rule_processing"] is not NoRules.actions["rule_processing"]
