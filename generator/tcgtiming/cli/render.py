@@ -16,7 +16,7 @@ from ..core.diagnostics import Diagnostic, did_you_mean
 from ..core.model import Game
 from ..frontend.pipeline import compile_file
 from ..present import tables
-from ..present.charts import (RenderError, TraceError, cache_dir, chart_ids, chart_jobs, resolve_chart_id,
+from ..present.charts import (Overlay, RenderError, TraceError, cache_dir, chart_ids, chart_jobs, resolve_chart_id,
                               trace_overlays, write_jobs)
 from ..present.report import Style, format_text, summary, use_color
 from .common import inputs, print_diags, print_usage_problems
@@ -98,7 +98,7 @@ class _Render:
         self.streaming = not args.trace and bool(self.chart_formats)
         self.results: dict[str, object] = {}
         self.games: dict[str, Game] = {}
-        self.overlays = {}
+        self.overlays: dict[str, Overlay] = {}
         self.selected: dict[str, list[str]] = {}
 
     def compile_one(self, f: str) -> Game | None:
