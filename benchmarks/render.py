@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "generator"))
 
-from tcgtiming import render  # noqa: E402
+from tcgtiming.present import charts as render  # noqa: E402
 from tcgtiming.cli.main import main as cli  # noqa: E402
 from tcgtiming.frontend.pipeline import compile_file  # noqa: E402
 

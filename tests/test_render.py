@@ -18,7 +18,9 @@ import pytest
 
 from conftest import MINI, ROOT
 from tcgtiming.present import charts as render
+from tcgtiming.present.charts import jobs as render_jobs
 from tcgtiming.present import tables
+from tcgtiming.core.text import width, wrap
 from tcgtiming.core.words import WORDS, word
 from tcgtiming.frontend.pipeline import compile_file
 
@@ -283,16 +285,16 @@ def test_legend_on_every_chart_with_what_the_chart_uses(mini, shipped):
 
 def test_japanese_labels_are_wrapped_by_the_rules_of_japanese_line_breaking():
     text = "アタックできるキャラを1枚選び、アタックキャラにする"
-    lines = render.wrap(text, 20)
-    assert "".join(lines) == text and all(render.width(x) <= 20 for x in lines)
+    lines = wrap(text, 20)
+    assert "".join(lines) == text and all(width(x) <= 20 for x in lines)
     assert lines[1].endswith("、")  # a break after the comma, not before
     for t in ("乙はカウンターを1枚プレイするか、何もしないかを選ぶ", "（攻撃側）が本国から1枚引く。先攻は引かない"):
         for limit in (12, 16, 20, 28):
-            ls = render.wrap(t, limit)
+            ls = wrap(t, limit)
             assert "".join(ls) == t
             assert not any(ln[0] in "、。）」ー" for ln in ls[1:])
             assert not any(ln[-1] in "（「" for ln in ls)
-    assert render.wrap("the turn player picks one pending ability and resolves it", 30) == [
+    assert wrap("the turn player picks one pending ability and resolves it", 30) == [
         "the turn player picks", "one pending ability", "and resolves it"]
 
 
@@ -626,7 +628,7 @@ def test_nothing_half_written_when_graphviz_fails(cli, tmp_path, monkeypatch):
             raise render.RenderError("dot failed (1): simulated")
         return real(text, fmt, target, cache)
 
-    monkeypatch.setattr(render, "render_file", flaky)
+    monkeypatch.setattr(render_jobs, "render_file", flaky)  # where the jobs look it up
     out = tmp_path / "o"
     out.mkdir()
     (out / "keep.txt").write_text("x", encoding="utf-8")

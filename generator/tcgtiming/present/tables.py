@@ -20,11 +20,9 @@ import html
 from dataclasses import dataclass
 
 from ..core.model import Game, Node
-from ..core.text import md_cell
+from ..core.text import md_cell, width, wrap
 from ..core.words import word
-from ..core.text import width, wrap
-from .charts import short_role, style_key, ui
-
+from .charts import Job, short_role, style_key, ui
 
 
 def w(key: str, lang: str, *args) -> str:
@@ -255,3 +253,11 @@ def table_text(game: Game, lang: str, color: bool = False, columns: int = 140) -
               r.own.text, r.opp.text], dim=r.closed)
     lines += ["", w("note", lang)]
     return "\n".join(lines) + "\n"
+
+
+def table_jobs(game: Game, langs):
+    """The table of a game as files (Markdown, HTML and text, for each language), as render jobs."""
+    for lang in langs:
+        yield Job(f"{game.id}/timing-table.{lang}.md", "text", table_markdown(game, lang))
+        yield Job(f"{game.id}/timing-table.{lang}.html", "text", table_html(game, lang))
+        yield Job(f"{game.id}/timing-table.{lang}.txt", "text", table_text(game, lang))

@@ -1,0 +1,110 @@
+"""What a chart says about a node: its site link, its number, its roles, its priority window, its tooltip."""
+from __future__ import annotations
+
+from ...core.model import Game, Node, Text
+from ...core.text import width, wrap
+from ...core.words import WORDS
+from .style import ui
+
+
+# --- the site link -------------------------------------------------------------------------------
+
+
+def page_of(node: Node) -> str:
+    """The page a node lives on: its procedure, its phase, or the turn (the overview)."""
+    return node.procedure or node.phase or "turn"
+
+
+def node_url(game: Game, node: Node) -> str:
+    """Where a node is explained on the site (relative, the site does not exist yet)."""
+    return f"../{game.id}/{page_of(node)}.md#{node.id}"
+
+
+# --- labels --------------------------------------------------------------------------------------
+
+WRAP = {"ja": 28, "en": 30}  # display columns per line of a node label
+WRAP_EDGE = {"ja": 20, "en": 22}
+
+
+def _text(t: Text | None, lang: str) -> str:
+    return t.get(lang) if t is not None else ""
+
+
+def role_label(game: Game, role: str | None, lang: str) -> str:
+    if role in ("any", "both"):
+        return ui(role, lang)
+    r = game.roles.get(role or "")
+    return r.name.get(lang) if r else (role or "")
+
+
+def _cites(game: Game, node, lang: str) -> list[str]:
+    out = []
+    for c in node.cites:
+        src = game.sources.get(c.source)
+        if src is None:
+            out.append(str(c))
+            continue
+        title = src.title
+        if c.section:
+            sec = next((s.title for s in src.sections if s.id == c.section), c.section)
+            out.append(f"{c}: {title} § {sec}")
+        else:
+            out.append(f"{c}: {title}")
+    return out
+
+
+def tooltip(game: Game, node, lang: str) -> str:
+    parts = [node.id]
+    note = _text(getattr(node, "note", None), lang)
+    if note:
+        parts.append(note)
+    cites = _cites(game, node, lang)
+    if cites:
+        parts.append(ui("sources", lang) + ":\n" + "\n".join(cites))
+    return "\n\n".join(parts)
+
+
+def local_label(node: Node) -> str:
+    """The node's number as the sources write it: its id inside its step / phase / procedure
+    (``3.attack.1``); deep ids keep their last two parts (``…mental.1``)."""
+    prefix = node.container + "."
+    local = node.id[len(prefix):] if node.id.startswith(prefix) else node.id
+    parts = local.split(".")
+    return local if len(parts) <= 3 else "…" + ".".join(parts[-2:])
+
+
+def short_role(game: Game, role: str | None, lang: str) -> str:
+    """A role's name without its parenthetical gloss: 攻撃側プレイヤー（このターンの自軍） -> 攻撃側プレイヤー."""
+    name = role_label(game, role, lang)
+    for op, cl in (("（", "）"), (" (", ")")):
+        if name.endswith(cl) and op in name and name.index(op) > 0:
+            return name[: name.index(op)]
+    return name
+
+
+def window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[str]]:
+    """The priority lines (who first, who may act, what) and the small print (closing, resolving)."""
+    w = node.window
+    if w is None:
+        return [], []
+    sep = "、" if lang == "ja" else ", "
+    order = [w.first] + [r for r in w.who if r != w.first]
+    if len(order) == 1:
+        key = [ui("only", lang, short_role(game, w.first, lang))]
+    else:
+        key = [ui("priority", lang, " → ".join(short_role(game, r, lang) for r in order))]
+    plays = sep.join(game.plays[p].name.get(lang) if p in game.plays else p for p in w.plays)
+    if plays:
+        key += wrap(ui("plays", lang, plays), WRAP[lang] + 16)
+    close = ui("c." + w.close, lang, w.passes) if "chart.c." + w.close in WORDS else w.close
+    bits = [close,
+            ui("ap." + w.after_play, lang) if "chart.ap." + w.after_play in WORDS else w.after_play,
+            ui("r." + w.resolve, lang) if "chart.r." + w.resolve in WORDS else w.resolve,
+            ui("ar." + w.after_resolve, lang) if "chart.ar." + w.after_resolve in WORDS else w.after_resolve]
+    small: list[str] = []
+    for bit in bits:  # whole phrases, packed
+        if small and width(small[-1] + " · " + bit) <= WRAP[lang] + 24:
+            small[-1] += " · " + bit
+        else:
+            small.append(bit)
+    return key, small
