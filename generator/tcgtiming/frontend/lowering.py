@@ -1,8 +1,10 @@
 """The compiler: a schema-valid rule file -> the immutable model graph (``model.Game``).
 
 It assigns every node its stable id, lowers structured nodes (options, branches, loops, for-each,
-calls, gotos) into explicit edges, and resolves the references that need the id table (goto
-targets, ``chose`` nodes). It never raises on a file that passed the schema: what it cannot
+calls, gotos) into explicit edges, resolves the references that need the id table (goto
+targets, ``chose`` nodes), and records where each node stands (the body holding it, the loops
+around it, what an exit leaves; see ``model.Node``). Conditions and actions arrive parsed
+(``terms``); the rule file's registries become model values in ``values``. It never raises on a file that passed the schema: what it cannot
 resolve becomes a diagnostic (via ``fail``), and the caller discards the model when any error
 was found anywhere in the pipeline.
 """
@@ -30,7 +32,7 @@ class _Rec:
     scopes: tuple[str, ...]  # sequence prefixes, innermost first, for relative references
     subs: list = field(default_factory=list)  # [(choice spec, [ids], prefix)]
     else_ids: list | None = None
-    body: list | None = None
+    body_ids: list | None = None  # a loop or foreach: its body
     entries: list = field(default_factory=list)  # where each option/case leads
     cont: str | None = None  # where control goes after the node's bodies
     leaves: str | None = None  # exit: the loop node or container it leaves
@@ -205,7 +207,7 @@ class Compiler:
                     rec.else_ids = self._seq(item.else_, f"{nid}.else", ipath + ("else",), ectx, (f"{nid}.else",) + rec.scopes)
             elif isinstance(item, (s.Loop, s.ForEach)):
                 lctx = replace(nctx, loops=nctx.loops + (nid,), parent=nid, body="")
-                rec.body = self._seq(item.body, nid, ipath + ("body",), lctx, (nid,) + rec.scopes)
+                rec.body_ids = self._seq(item.body, nid, ipath + ("body",), lctx, (nid,) + rec.scopes)
                 if not item.body:
                     self.fail("C314", f"the {item.kind} '{nid}' has an empty body", ipath + ("body",))
             ids.append(nid)
@@ -241,9 +243,9 @@ class Compiler:
                 else:
                     self.edge(nid, nxt, "else")
             elif kind in ("loop", "foreach"):
-                if rec.body:
-                    self.edge(nid, rec.body[0], "loop")
-                    self._wire(rec.body, nid, "back", {**loop_exits, nid: (nxt, nxt_kind)})
+                if rec.body_ids:
+                    self.edge(nid, rec.body_ids[0], "loop")
+                    self._wire(rec.body_ids, nid, "back", {**loop_exits, nid: (nxt, nxt_kind)})
                 self.edge(nid, nxt, "exit")
             elif kind in ("check", "call"):
                 callee = self._callee(rec)

@@ -15,7 +15,7 @@ from ..core import model as m
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
 from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
 from .resolve import Registry, Resolver
-from .schema import ACTION_SCHEMA, Condition, Id, Model, Ref, Text
+from .schema import ACTION_SCHEMA, Condition, Id, Model, Ref, Text, json_schema_of
 from .shape import map_errors
 from .terms import Term, lower_action, lower_condition, parse_effect
 from .values import cites_of, text
@@ -105,11 +105,7 @@ for _m in (AbilitySpec, CardSpec, ChoiceSpec, ScenarioFile):
 
 
 def json_schema() -> dict:
-    schema = ScenarioFile.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "tcgtiming-scenario.schema.json"
-    schema["title"] = "tcgtiming scenario file"
-    return schema
+    return json_schema_of(ScenarioFile, "scenario", "tcgtiming scenario file")
 
 
 def is_scenario(data) -> bool:

@@ -326,8 +326,13 @@ for _m in (Option, Case, Branch, Loop, ForEach, Player, Procedure, Step, Phase, 
 
 
 def json_schema() -> dict:
-    schema = RuleFile.model_json_schema(mode="validation")
+    return json_schema_of(RuleFile, "rules", "tcgtiming rule file")
+
+
+def json_schema_of(root: type[Model], name: str, title: str) -> dict:
+    """The JSON Schema (for editors) of the files whose top level ``root`` describes."""
+    schema = root.model_json_schema(mode="validation")
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "tcgtiming-rules.schema.json"
-    schema["title"] = "tcgtiming rule file"
+    schema["$id"] = f"tcgtiming-{name}.schema.json"
+    schema["title"] = title
     return schema

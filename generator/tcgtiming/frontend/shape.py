@@ -23,22 +23,14 @@ _TYPE_WORDS = {
 }
 
 
+_FOUND = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"), (list, "a list"),
+          (dict, "a mapping"))  # bool before int: a bool is an int
+
+
 def _describe(value: object) -> str:
     if value is None:
         return "nothing (null)"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
+    return next((word for t, word in _FOUND if isinstance(value, t)), type(value).__name__)
 
 
 def _real_path(data: object, loc: tuple) -> tuple:
