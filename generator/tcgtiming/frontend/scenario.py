@@ -2,8 +2,9 @@
 choices, and (optionally) the facts expected of the trace.
 
 Validated by the same front end as rule files (loader -> pydantic shape -> checks against the
-compiled game), with the same located diagnostics. ``load_scenario`` returns an immutable
-``Scenario`` that the interpreter runs; it knows no YAML.
+compiled game), with the same located diagnostics: abilities' conditions and effects go through
+the rule files' resolver (``resolve``). ``build`` returns the immutable ``core.scenario.Scenario``
+that the interpreter runs; it knows no YAML.
 """
 from __future__ import annotations
 
