@@ -1,5 +1,7 @@
 """Schema and semantic checks: each problem gets its code, its place and a useful hint."""
 
+from conftest import MINI
+from tcgtiming.core.model import Pred
 from tcgtiming.frontend.pipeline import compile_file
 
 
@@ -217,3 +219,82 @@ def test_every_problem_is_reported_not_just_the_first(variant):
                 ('cite: "mini#main"', 'cite: "mini#mian"'), ("turn_start}\n        - {kind: check}", "turn_start}\n        - {kind: check, procedure: chekc}"))
     res, _ = diags(p)
     assert sorted(d.code for d in res.diagnostics) == ["C302", "C303", "C309", "C310"]
+
+
+# --- C315: definitions nothing uses ----------------------------------------------------------
+ROLES_END = "  - {id: non_turn_player, seat: non_turn, name: {ja: 非ターンプレイヤー, en: non-turn player}}\n"
+
+
+def test_unused_role_is_a_warning_at_its_id(variant):
+    p = variant((ROLES_END, ROLES_END + "  - {id: defender, seat: non_turn, name: {ja: 防御側, en: defender}}\n"))
+    d = one(p, "C315")
+    assert (d.line, d.col, d.severity) == (line_of(p, "id: defender"), 10, "warning")
+    assert d.message == "role 'defender' is defined but nothing names it"
+    assert compile_file(p).game is not None
+
+
+def test_unused_source_section_is_a_warning_at_its_id(variant):
+    p = variant(('      - {id: end, title: "5. End phase"}\n',
+                 '      - {id: end, title: "5. End phase"}\n      - {id: extra, title: "6. Extra"}\n'))
+    d = one(p, "C315")
+    assert (d.line, d.col) == (line_of(p, "id: extra"), 14)
+    assert d.message == "section 'extra' of source 'mini' is defined but no citation names it"
+
+
+def test_a_misspelt_use_does_not_also_report_its_definition_unused(variant):
+    p = variant((ROLES_END, ROLES_END + "  - {id: defender, seat: non_turn, name: {ja: 防御側, en: defender}}\n"),
+                ("        - {kind: trigger, event: turn_start}", "        - {kind: trigger, event: turn_strat}"),
+                ("          actor: turn_player\n          label: {ja: プレイ", "          actor: defnder\n          label: {ja: プレイ"))
+    res, ds = diags(p)
+    assert sorted(d.code for d in res.diagnostics) == ["C302", "C302"], ds
+
+
+# --- terms: values of the wrong shape, scenario abilities ------------------------------------
+def test_a_list_where_a_zone_is_expected_is_located_not_a_traceback(variant):
+    p = variant(("do: {set_state: {player: turn_player, to: stand, zone: stage}}",
+                 "do: {set_state: {player: turn_player, to: stand, zone: [stage]}}"))
+    d = one(p, "C302")
+    assert d.message == "unknown zone '['stage']'" and d.line == line_of(p, "zone: [stage]")
+
+
+def test_a_null_action_of_a_rule_process_is_an_error(variant):
+    p = variant(('cite: "mini#battle"}', 'cite: "mini#battle", do: [null]}'))
+    d = one(p, "S203")
+    assert d.message.startswith("an action is a name") and d.line == line_of(p, "do: [null]")
+
+
+def scenario(tmp_path, variant, *pairs):
+    """The fixture scenario, with replacements, beside the fixture game (tmp_path/game.yaml)."""
+    variant()
+    text = (MINI.parent / "scenarios" / "lanes.yaml").read_text(encoding="utf-8")
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "scenarios").mkdir(exist_ok=True)
+    path = tmp_path / "scenarios" / "lanes.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+HERALD = "{id: herald, kind: auto, event: turn_start, effect"
+
+
+def test_an_ability_condition_is_resolved_with_the_card_roles(tmp_path, variant):
+    res = compile_file(scenario(tmp_path, variant, (HERALD, "{id: herald, kind: auto, event: turn_start, if: {has_pending: opponent}, effect")))
+    assert res.diagnostics == [] and res.scenario is not None
+    herald = res.scenario.cards["a6"].abilities[0]
+    assert herald.condition == Pred("has_pending", (("player", "opponent"),))
+
+
+def test_an_ability_condition_and_effect_are_checked_and_located(tmp_path, variant):
+    p = scenario(tmp_path, variant, (HERALD, "{id: herald, kind: auto, event: turn_start, if: {has_pending: oponent}, effect"),
+                 ("effect: [{draw: {who: controller, count: 1}}]}\n  - {id: b1",
+                  "effect: [{move: {who: controller, from: [hand], to: discard}}]}\n  - {id: b1"))
+    res, ds = diags(p)
+    assert [(d.code, d.message, d.help) for d in res.diagnostics] == [
+        ("C302", "unknown role 'oponent'", "did you mean 'opponent'?"),
+        ("C302", "unknown zone '['hand']'", None)], ds
+    text = p.read_text(encoding="utf-8")
+    first, second = res.diagnostics
+    assert (first.line, first.col) == (line_of(p, "oponent"), text.splitlines()[first.line - 1].index("oponent") + 1)
+    assert second.line == line_of(p, "from: [hand]")

@@ -3,7 +3,8 @@ import dataclasses
 
 import pytest
 
-from conftest import MINI
+from conftest import MINI, ROOT
+from tcgtiming.core.model import as_data
 from tcgtiming.frontend.pipeline import compile_file
 
 
@@ -140,3 +141,72 @@ def test_stats(game):
 def test_same_input_same_model(game):
     again = compile_file(MINI, "tests/fixtures/mini/game.yaml").game
     assert again == game
+
+
+# --- structure stored on the nodes ------------------------------------------------------------
+GAMES = sorted(ROOT.glob("rules/*/game.yaml")) + [MINI]
+
+
+@pytest.fixture(scope="module")
+def games():
+    out = [compile_file(p).game for p in GAMES]
+    assert all(out)
+    return out
+
+
+def _enclosing_from_ids(game, node):
+    """Game.enclosing as it was written before the structure was stored: by splitting ids."""
+    parts = node.id.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        cand = game.nodes.get(".".join(parts[:i]))
+        if cand is None or cand.container != node.container:
+            continue
+        if cand.kind in ("loop", "foreach"):
+            return cand, ""
+        if cand.kind in ("player", "branch") and i < len(parts) - 1:
+            return cand, parts[i]
+    return None, ""
+
+
+def test_the_stored_structure_says_what_the_ids_said(games):
+    for game in games:
+        loops = [n for n in game.nodes.values() if n.kind in ("loop", "foreach")]
+        for node in game.nodes.values():
+            assert game.enclosing(node) == _enclosing_from_ids(game, node), node.id
+            # the engine's and the charts' former test "inside the loop": the id starts with the loop's
+            assert node.loops == tuple(x.id for x in loops if node.id.startswith(x.id + ".")), node.id
+
+
+def test_an_exit_says_what_it_leaves(games):
+    exits = [(g, n) for g in games for n in g.nodes.values() if n.kind == "exit"]
+    assert {g.containers.get(n.leaves, g.nodes.get(n.leaves)).kind for g, n in exits} >= {"foreach", "phase", "procedure"}
+    for game, node in exits:
+        left = game.nodes.get(node.leaves)
+        if left is not None:  # from: loop
+            assert node.leaves == node.loops[-1] and node.target == left.cont
+        else:
+            assert node.target == game.containers[node.leaves].end
+
+
+def test_structure_of_the_fixture(game):
+    stop = game.nodes["battle.lanes.1.1.else.1"]
+    assert (stop.parent, stop.body, stop.loops, stop.leaves) == ("battle.lanes.1.1", "else", ("battle.lanes.1",), "battle.lanes.1")
+    call = game.nodes["battle.lanes.1.1.1.1"]
+    assert (call.parent, call.body, call.loops) == ("battle.lanes.1.1", "1", ("battle.lanes.1",))
+    assert (game.nodes["battle.lanes.1.1"].parent, game.nodes["battle.lanes.1.1"].body) == ("battle.lanes.1", "")
+    assert (game.nodes["main.play.character.2"].parent, game.nodes["main.play.character.2"].body) == ("main.play", "character")
+    top = game.nodes["main.play"]
+    assert (top.parent, top.body, top.loops, top.leaves) == (None, "", (), None)
+
+
+def test_the_structure_stays_out_of_the_compiled_json(game):
+    for node in game.nodes.values():
+        assert not {"parent", "body", "loops", "leaves"} & set(as_data(node))
+    assert "out_edges" not in as_data(game) and "in_edges" not in as_data(game)
+
+
+def test_kinds_are_the_models_declared_kinds(games):
+    from tcgtiming.core.model import EDGE_KINDS, NODE_KINDS
+
+    assert {e.kind for g in games for e in g.edges} == set(EDGE_KINDS)
+    assert {n.kind for g in games for n in g.nodes.values()} == set(NODE_KINDS)

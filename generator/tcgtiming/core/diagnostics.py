@@ -80,7 +80,6 @@ _TABLE = [
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}
-BY_NAME: dict[str, Code] = {c.name: c for c in _TABLE}
 
 
 @dataclass(frozen=True, slots=True)

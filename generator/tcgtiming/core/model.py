@@ -1,7 +1,8 @@
 """The compiled model: one immutable graph of timing nodes that every back end reads.
 
-Knows nothing of YAML or of the schema classes. Built by ``compiler``; read by the interpreter,
-the renderers and the site. Everything here is frozen; mappings are read-only views.
+Knows nothing of YAML or of the schema classes. Built by the front end (``frontend.lowering``);
+read by the interpreter, the renderers and the site. Everything here is frozen; mappings are
+read-only views.
 
 Ids are stable and readable: a phase ``attack``, its step ``attack.declaration``, the third node
 of that step ``attack.declaration.3`` (or its explicit id). Every container (the turn, a phase,
@@ -17,6 +18,11 @@ Edge kinds:
   call    into a procedure (check timings are calls of the check timing procedure)
   return  from a procedure's end back to the node after the call (``via`` names the call node)
   turn    from the end of the turn to the start of the next (roles swap)
+
+Structure is stored, never recovered from ids: each node knows the decision or loop whose body
+holds it (``parent`` and ``body``), the loops around it (``loops``) and, for an exit, what it
+leaves (``leaves``). These fields are implied by the ids and edges, so ``as_data`` leaves them
+out (fields marked ``DERIVED``): the compiled JSON shows only what the rule file says.
 """
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ from typing import Mapping, Union
 
 from .text import LANGS  # noqa: F401  (re-exported: the languages of every Text)
 
+DERIVED = MappingProxyType({"as_data": False})  # field metadata: implied by other fields, left out of as_data
 EDGE_KINDS = ("next", "option", "case", "else", "loop", "exit", "back", "jump", "call", "return", "turn")
 NODE_KINDS = ("begin", "end", "auto", "player", "check", "trigger", "window", "closed", "branch", "loop",
               "foreach", "goto", "exit", "call", "end_game")
@@ -147,6 +154,19 @@ class Node:
     result: str | None = None  # end_game
     player: str | None = None  # end_game
     cont: str | None = None  # branch/player/loop/foreach/call/check: where control goes once it is done
+    # --- structure (DERIVED: left out of as_data) ---
+    # the player, branch, loop or foreach node whose body holds this node; None at the top of its
+    # container (and for begin/end nodes)
+    parent: str | None = field(default=None, metadata=DERIVED)
+    # which body of ``parent``: an option id (player), a case id or 'else' (branch), '' (loop, foreach, top)
+    body: str = field(default="", metadata=DERIVED)
+    # the loop and foreach nodes whose bodies hold this node, outermost first (through options and
+    # cases too, never across a call): node B is inside the body of loop A iff A in B.loops
+    loops: tuple[str, ...] = field(default=(), metadata=DERIVED)
+    # exit: what it leaves, the loop/foreach node ('from: loop': loops[-1], the only loop it leaves)
+    # or the step, phase, procedure or 'turn' container (it leaves every loop in ``loops`` too:
+    # loops never reach beyond a container)
+    leaves: str | None = field(default=None, metadata=DERIVED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +250,8 @@ class Game:
     containers: Mapping[str, Container]
     nodes: Mapping[str, Node]
     edges: tuple[Edge, ...]
-    out_edges: Mapping[str, tuple[Edge, ...]] = field(default_factory=dict)
-    in_edges: Mapping[str, tuple[Edge, ...]] = field(default_factory=dict)
+    out_edges: Mapping[str, tuple[Edge, ...]] = field(default_factory=dict, metadata=DERIVED)  # index of edges
+    in_edges: Mapping[str, tuple[Edge, ...]] = field(default_factory=dict, metadata=DERIVED)
     note: Text | None = None
 
     @property
@@ -250,18 +270,11 @@ class Game:
         return self.out_edges.get(node_id, ())
 
     def enclosing(self, node: "Node") -> tuple["Node | None", str]:
-        """The decision or loop whose body holds the node, and the id part naming the body (an option
-        or case id, 'else', or '' for a loop body); (None, '') at the top of its container."""
-        parts = node.id.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            cand = self.nodes.get(".".join(parts[:i]))
-            if cand is None or cand.container != node.container:
-                continue
-            if cand.kind in ("loop", "foreach"):
-                return cand, ""
-            if cand.kind in ("player", "branch") and i < len(parts) - 1:
-                return cand, parts[i]
-        return None, ""
+        """The decision or loop whose body holds the node, and the body's name (an option or case id,
+        'else', or '' for a loop body); (None, '') at the top of its container."""
+        if node.parent is None:
+            return None, ""
+        return self.nodes[node.parent], node.body
 
     def time_order(self, container_id: str) -> list[str]:
         """A container's nodes in time order: its begin, its own nodes, each step (begin … end), its end."""
@@ -298,8 +311,8 @@ def as_data(obj):
     if is_dataclass(obj):
         out = {}
         for f in fields(obj):
-            if f.name in ("out_edges", "in_edges"):
-                continue  # derived indexes of 'edges'
+            if not f.metadata.get("as_data", True):
+                continue  # DERIVED
             v = getattr(obj, f.name)
             if v is None or v == () or v is False and f.name == "may":
                 continue

@@ -172,11 +172,6 @@ ACTIONS: dict[str, Entry] = _entries(
 )
 
 
-def comparator_of(args: dict) -> tuple[str, object] | None:
-    found = [(k, v) for k, v in args.items() if k in COMPARATORS]
-    return found[0] if len(found) == 1 else None
-
-
 # Effects of card abilities in scenarios. Players are named relative to the card: its controller
 # or the controller's opponent; cards as this card (self), the attacking or defending character,
 # the target chosen when the ability was played, or the item it answers on the stack.

@@ -59,10 +59,6 @@ class Document:
     key_spans: dict = field(default_factory=dict)  # path -> Span of the mapping key naming it
     diagnostics: list = field(default_factory=list)
 
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
-
     def span(self, path: Path, key: bool = False) -> Span:
         """The span of the value at ``path`` (or of its key), falling back to the nearest parent."""
         path = tuple(path)

@@ -1,20 +1,22 @@
 """The compiler: a schema-valid rule file -> the immutable model graph (``model.Game``).
 
 It assigns every node its stable id, lowers structured nodes (options, branches, loops, for-each,
-calls, gotos) into explicit edges, and resolves the references that need the id table (goto
-targets, ``chose`` nodes). It never raises on a file that passed the schema: what it cannot
+calls, gotos) into explicit edges, resolves the references that need the id table (goto
+targets, ``chose`` nodes), and records where each node stands (the body holding it, the loops
+around it, what an exit leaves; see ``model.Node``). Conditions and actions arrive parsed
+(``terms``); the rule file's registries become model values in ``values``. It never raises on a file that passed the schema: what it cannot
 resolve becomes a diagnostic (via ``fail``), and the caller discards the model when any error
 was found anywhere in the pipeline.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core import model as m
 from . import schema as s
 from ..core.diagnostics import Diagnostic, did_you_mean
-from ..core.vocab import ACTIONS, PREDICATES
+from .terms import lower_action, lower_condition
+from .values import cites_of, registries, text
 
 RESERVED = ("begin", "end")
 
@@ -30,9 +32,10 @@ class _Rec:
     scopes: tuple[str, ...]  # sequence prefixes, innermost first, for relative references
     subs: list = field(default_factory=list)  # [(choice spec, [ids], prefix)]
     else_ids: list | None = None
-    body: list | None = None
+    body_ids: list | None = None  # a loop or foreach: its body
     entries: list = field(default_factory=list)  # where each option/case leads
     cont: str | None = None  # where control goes after the node's bodies
+    leaves: str | None = None  # exit: the loop node or container it leaves
 
 
 @dataclass(frozen=True)
@@ -43,43 +46,8 @@ class _Ctx:
     procedure: str | None
     cites: tuple
     loops: tuple = ()  # enclosing loop/foreach node ids, innermost last
-
-
-_CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
-_FOLD = re.compile(f"(?<=[{_CJK}])[ \t\n]+(?=[{_CJK}])")
-
-
-def text(t) -> m.Text | None:
-    """A bilingual text of the model. YAML folds a long line into spaces; Japanese has no spaces
-    between words, so a space left between two Japanese characters is dropped."""
-    if t is None:
-        return None
-    return m.Text(_FOLD.sub("", t.ja or ""), t.en or "")
-
-
-def parse_cite(value: str) -> m.Citation:
-    src, _, sec = value.partition("#")
-    return m.Citation(src.strip(), sec.strip() or None)
-
-
-def cites_of(value, inherited: tuple) -> tuple:
-    if value is None:
-        return inherited
-    items = [value] if isinstance(value, str) else list(value)
-    return tuple(parse_cite(v) for v in items)
-
-
-def shorthand_args(entry, value) -> dict:
-    """``{has_pending: turn_player}`` means ``{has_pending: {player: turn_player}}`` when the entry
-    has exactly one parameter."""
-    if isinstance(value, dict):
-        return value
-    if value is None:
-        return {}
-    params = entry.params if entry else ()
-    if len(params) == 1:
-        return {params[0].name: value}
-    return {"_": value}
+    parent: str | None = None  # the player/branch/loop/foreach node whose body this sequence is
+    body: str = ""  # which of its bodies: an option or case id, 'else', '' (a loop body)
 
 
 class Compiler:
@@ -208,7 +176,7 @@ class Compiler:
                 self.fail("C301", f"duplicate node id '{nid}'", ipath + (("id",) if item.id else ()),
                           help="give the node an explicit, unique 'id'")
                 continue
-            nctx = _Ctx(ctx.container, ctx.phase, ctx.step, ctx.procedure, cites_of(item.cite, ctx.cites), ctx.loops)
+            nctx = replace(ctx, cites=cites_of(item.cite, ctx.cites))
             rec = _Rec(nid, item, ipath, nctx, (prefix,) + tuple(sc for sc in scopes if sc != prefix))
             self.recs[nid] = rec
             self.order.append(nid)
@@ -220,7 +188,7 @@ class Compiler:
                     if opt.id in seen:
                         self.fail("C301", f"duplicate option id '{opt.id}'", opath + ("id",))
                     seen.add(opt.id)
-                    octx = _Ctx(nctx.container, nctx.phase, nctx.step, nctx.procedure, cites_of(opt.cite, nctx.cites), nctx.loops)
+                    octx = replace(nctx, cites=cites_of(opt.cite, nctx.cites), parent=nid, body=opt.id)
                     sub = self._seq(opt.then, f"{nid}.{opt.id}", opath + ("then",), octx, (f"{nid}.{opt.id}",) + rec.scopes)
                     rec.subs.append((opt, sub, opath))
             elif isinstance(item, s.Branch):
@@ -231,14 +199,15 @@ class Compiler:
                     if cid in seen or cid in RESERVED:
                         self.fail("C301", f"duplicate case id '{cid}'", cpath)
                     seen.add(cid)
-                    cctx = _Ctx(nctx.container, nctx.phase, nctx.step, nctx.procedure, cites_of(case.cite, nctx.cites), nctx.loops)
+                    cctx = replace(nctx, cites=cites_of(case.cite, nctx.cites), parent=nid, body=cid)
                     sub = self._seq(case.then, f"{nid}.{cid}", cpath + ("then",), cctx, (f"{nid}.{cid}",) + rec.scopes)
                     rec.subs.append((case, sub, cpath))
                 if item.else_ is not None:
-                    rec.else_ids = self._seq(item.else_, f"{nid}.else", ipath + ("else",), nctx, (f"{nid}.else",) + rec.scopes)
+                    ectx = replace(nctx, parent=nid, body="else")
+                    rec.else_ids = self._seq(item.else_, f"{nid}.else", ipath + ("else",), ectx, (f"{nid}.else",) + rec.scopes)
             elif isinstance(item, (s.Loop, s.ForEach)):
-                lctx = _Ctx(nctx.container, nctx.phase, nctx.step, nctx.procedure, nctx.cites, nctx.loops + (nid,))
-                rec.body = self._seq(item.body, nid, ipath + ("body",), lctx, (nid,) + rec.scopes)
+                lctx = replace(nctx, loops=nctx.loops + (nid,), parent=nid, body="")
+                rec.body_ids = self._seq(item.body, nid, ipath + ("body",), lctx, (nid,) + rec.scopes)
                 if not item.body:
                     self.fail("C314", f"the {item.kind} '{nid}' has an empty body", ipath + ("body",))
             ids.append(nid)
@@ -274,9 +243,9 @@ class Compiler:
                 else:
                     self.edge(nid, nxt, "else")
             elif kind in ("loop", "foreach"):
-                if rec.body:
-                    self.edge(nid, rec.body[0], "loop")
-                    self._wire(rec.body, nid, "back", {**loop_exits, nid: (nxt, nxt_kind)})
+                if rec.body_ids:
+                    self.edge(nid, rec.body_ids[0], "loop")
+                    self._wire(rec.body_ids, nid, "back", {**loop_exits, nid: (nxt, nxt_kind)})
                 self.edge(nid, nxt, "exit")
             elif kind in ("check", "call"):
                 callee = self._callee(rec)
@@ -294,8 +263,6 @@ class Compiler:
                 target = self._exit_target(rec, loop_exits)
                 if target:
                     self.edge(nid, target, "exit")
-            elif kind == "end_game":
-                pass
 
     def _callee(self, rec) -> str | None:
         spec = rec.spec
@@ -323,11 +290,13 @@ class Compiler:
             if not ctx.loops:
                 self.fail("C307", "'exit: loop' outside any loop", rec.path + ("from",))
                 return None
+            rec.leaves = ctx.loops[-1]
             return loop_exits.get(ctx.loops[-1], (None,))[0]
         cid = {"step": ctx.step, "phase": ctx.phase, "procedure": ctx.procedure, "turn": "turn" if ctx.procedure is None else None}[which]
         if cid is None:
             self.fail("C307", f"'exit: {which}' where there is no enclosing {which}", rec.path + ("from",))
             return None
+        rec.leaves = cid
         return f"{cid}.end"
 
     def resolve(self, ref, rec, path, *, what, containers):
@@ -344,47 +313,15 @@ class Compiler:
             return ref
         if containers and ref in self.containers:
             return self.containers[ref].begin
-        if containers and ref.endswith((".begin", ".end")) and ref in self.nodes:
-            return ref
         pool = list(self.recs) + (list(self.containers) if containers else [])
         short = [r.rsplit(".", 1)[-1] for r in pool if r.startswith(rec.scopes[0] + ".")] if rec.scopes else []
         self.fail("C307" if what == "goto target" else "C302", f"unknown {what} '{ref}'", path,
                   help=did_you_mean(ref, short + pool))
         return None
 
-    # --- conditions and actions -----------------------------------------------------------
-    def condition(self, value, rec, path) -> m.Condition:
-        if isinstance(value, str):
-            return m.Pred(value)
-        if isinstance(value, dict) and len(value) == 1:
-            (name, arg), = value.items()
-            if name == "not":
-                return m.Not(self.condition(arg, rec, path + ("not",)))
-            if name in ("all", "any") and isinstance(arg, list):
-                parts = tuple(self.condition(c, rec, path + (name, i)) for i, c in enumerate(arg))
-                return m.All(parts) if name == "all" else m.AnyOf(parts)
-            entry = PREDICATES.get(name)
-            args = shorthand_args(entry, arg)
-            resolved = []
-            for k, v in sorted(args.items()):
-                p = entry.param(k) if entry else None
-                if p is not None and p.type == "node" and rec is not None:
-                    v = self.resolve(v, rec, path + (name, k) if isinstance(arg, dict) else path + (name,),
-                                     what="node", containers=False) or v
-                resolved.append((k, v))
-            return m.Pred(name, tuple(resolved))
-        return m.Pred("?")
-
-    def action(self, value) -> m.Action | None:
-        if value is None:
-            return None
-        if isinstance(value, str):
-            return m.Action(value)
-        if isinstance(value, dict) and len(value) == 1:
-            (name, arg), = value.items()
-            args = shorthand_args(ACTIONS.get(name), arg)
-            return m.Action(name, tuple(sorted(args.items())))
-        return m.Action("?")
+    def _node_ref(self, rec, path):
+        """Resolves the 'node' arguments of a condition (``chose``) at ``path`` like goto targets."""
+        return lambda value, at: self.resolve(value, rec, path + at, what="node", containers=False)
 
     # --- freezing -------------------------------------------------------------------------
     def _label(self, rec) -> m.Text:
@@ -425,21 +362,22 @@ class Compiler:
             kw: dict = {}
             k = spec.kind
             if k == "player":
-                kw.update(actor=spec.actor, may=spec.may, action=self.action(spec.do))
+                kw.update(actor=spec.actor, may=spec.may, action=_action(spec.do))
                 kw["choices"] = tuple(
-                    m.Choice(opt.id, text(opt.label), self.condition(opt.when, rec, p + ("when",)) if opt.when is not None else None,
+                    m.Choice(opt.id, text(opt.label),
+                             lower_condition(opt.when, self._node_ref(rec, p + ("when",))) if opt.when is not None else None,
                              entry, text(opt.note))
                     for (opt, sub, p), entry in zip(rec.subs, rec.entries))
             elif k in ("auto", "closed"):
-                kw["action"] = self.action(spec.do)
+                kw["action"] = _action(spec.do)
             elif k == "branch":
                 kw["choices"] = tuple(
-                    m.Choice(case.id or str(j + 1), text(case.label), self.condition(case.when, rec, p + ("when",)),
+                    m.Choice(case.id or str(j + 1), text(case.label), lower_condition(case.when, self._node_ref(rec, p + ("when",))),
                              entry, text(case.note))
                     for j, ((case, sub, p), entry) in enumerate(zip(rec.subs, rec.entries)))
                 kw["otherwise"] = next((e.dst for e in self.edges if e.src == nid and e.kind == "else"), None)
             elif k == "loop":
-                kw["condition"] = self.condition(spec.while_, rec, rec.path + ("while",))
+                kw["condition"] = lower_condition(spec.while_, self._node_ref(rec, rec.path + ("while",)))
             elif k == "foreach":
                 kw.update(over=spec.over, var=spec.as_)
             elif k == "window":
@@ -454,12 +392,14 @@ class Compiler:
                     kw["call_args"] = tuple(sorted(spec.with_.items()))
             elif k in ("goto", "exit"):
                 kw["target"] = next((e.dst for e in self.edges if e.src == nid and e.kind in ("back", "jump", "exit")), None)
+                kw["leaves"] = rec.leaves
             elif k == "end_game":
                 kw.update(result=spec.result, player=spec.player)
             if k in ("branch", "player", "loop", "foreach", "call", "check"):
                 kw["cont"] = rec.cont
             self.nodes[nid] = m.Node(nid, k, self._label(rec), ctx.cites, self.loc(rec.path), ctx.container, ctx.phase,
-                                     ctx.step, ctx.procedure, text(spec.note), **kw)
+                                     ctx.step, ctx.procedure, text(spec.note), parent=ctx.parent, body=ctx.body,
+                                     loops=ctx.loops, **kw)
         order = {nid: i for i, nid in enumerate(self.order)}
         nodes = {nid: self.nodes[nid] for nid in self.order}
         out: dict[str, list] = {}
@@ -472,31 +412,13 @@ class Compiler:
             ids = sorted(set(self.container_nodes.get(cid, [])), key=order.__getitem__)
             containers[cid] = m.Container(c.id, c.kind, c.label, c.cites, c.loc, c.begin, c.end, c.parent, c.children,
                                           tuple(ids), c.note, c.params)
-        rf = self.rf
         return m.Game(
-            id=rf.game.id, name=text(rf.game.name), file=self.doc.file,
-            sources=m.freeze_map({x.id: m.Source(x.id, x.title, x.file, x.url,
-                                                 tuple(m.Section(y.id, y.title) for y in x.sections), text(x.note))
-                                  for x in rf.sources}),
-            roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
-            zones=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note)) for z in rf.zones}),
-            events=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note)) for z in rf.events}),
-            plays=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note)) for z in rf.plays}),
-            lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
-            constants=m.freeze_map(rf.constants),
-            rule_processes=m.freeze_map({
-                p.id: m.RuleProcess(p.id, text(p.name), p.type, cites_of(p.cite, ()), text(p.note),
-                                    self.condition(p.when, None, ("rule_processes", i, "when")) if p.when is not None else None,
-                                    tuple(self.action(a) for a in p.do or ()))
-                for i, p in enumerate(rf.rule_processes)}),
-            check_timing=rf.check_timing,
-            roles_swap=rf.turn.roles_swap,
+            **registries(self.rf), file=self.doc.file,
             containers=m.freeze_map(containers),
             nodes=m.freeze_map(nodes),
             edges=tuple(self.edges),
             out_edges=m.freeze_map({k: tuple(v) for k, v in out.items()}),
             in_edges=m.freeze_map({k: tuple(v) for k, v in inn.items()}),
-            note=text(rf.game.note),
         )
 
 
@@ -504,3 +426,7 @@ def build(rf: s.RuleFile, doc) -> tuple[m.Game | None, list[Diagnostic]]:
     c = Compiler(rf, doc)
     game = c.build()
     return game, c.diags
+
+
+def _action(term) -> m.Action | None:
+    return lower_action(term) if term is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from . import checks, schema
+from . import checks, flow, shape
 from . import lowering as compiler
 from . import scenario as scenario_mod
 from ..core.diagnostics import Diagnostic
@@ -42,13 +42,13 @@ def compile_document(doc: Document, rules: str | None = None) -> Result:
         return _done(res)
     if scenario_mod.is_scenario(doc.data):
         return compile_scenario(doc, rules, res)
-    rf, diags = schema.validate(doc)
+    rf, diags = shape.validate(doc)
     res.diagnostics += diags
     placeholders: tuple = ()
     if rf is None:
         if any(d.code == "S200" for d in diags):
             return _done(res)
-        rf, placeholders = schema.recover(doc, diags)
+        rf, placeholders = shape.recover(doc)
         if rf is None:
             return _done(res)
     later = checks.check_file(rf, doc)
@@ -58,7 +58,7 @@ def compile_document(doc: Document, rules: str | None = None) -> Result:
         later = [d for d in later if not any(_inside(doc, d, p) for p in placeholders)]
     res.diagnostics += later
     if game is not None and not res.errors:
-        res.diagnostics += checks.check_graph(game, doc)
+        res.diagnostics += flow.check_graph(game)
     if not res.errors:
         res.game = game
     return _done(res)

@@ -2,21 +2,29 @@
 choices, and (optionally) the facts expected of the trace.
 
 Validated by the same front end as rule files (loader -> pydantic shape -> checks against the
-compiled game), with the same located diagnostics. ``load_scenario`` returns an immutable
-``Scenario`` that the interpreter runs; it knows no YAML.
+compiled game), with the same located diagnostics: abilities' conditions and effects go through
+the rule files' resolver (``resolve``). ``build`` returns the immutable ``core.scenario.Scenario``
+that the interpreter runs; it knows no YAML.
 """
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
-from pydantic import Field, ValidationError
+from pydantic import Field, PlainValidator, ValidationError, WithJsonSchema
 
 from ..core import model as m
-from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
-from .lowering import cites_of, parse_cite, shorthand_args, text
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
-from .schema import Action, Condition, Id, Model, Ref, Text, _map_errors
-from ..core.vocab import EFFECTS, Entry
+from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
+from .resolve import Registry, Resolver
+from .schema import ACTION_SCHEMA, Condition, Id, Model, Ref, Text, json_schema_of
+from .shape import map_errors
+from .terms import Term, lower_action, lower_condition, parse_effect
+from .values import cites_of, text
+
+# An effect of a card ability (``core.vocab.EFFECTS``); the JSON Schema has always described
+# effects with the action vocabulary.
+Effect = Annotated[Term, PlainValidator(parse_effect), WithJsonSchema(ACTION_SCHEMA)]
+
 
 class AbilitySpec(Model):
     id: Id | None = None
@@ -29,8 +37,8 @@ class AbilitySpec(Model):
     if_: Condition | None = Field(None, alias="if")
     play: Ref | None = Field(None, description="activated: the play kind, for priority windows that allow it "
                              "(without one, it is played only by a player action such as a counter step)")
-    cost: list[Action] = Field(default_factory=list, description="effects paid when it is played (e.g. move self to the discard pile)")
-    effect: list[Action] = Field(default_factory=list)
+    cost: list[Effect] = Field(default_factory=list, description="effects paid when it is played (e.g. move self to the discard pile)")
+    effect: list[Effect] = Field(default_factory=list)
 
 
 class CardSpec(Model):
@@ -98,11 +106,7 @@ for _m in (AbilitySpec, CardSpec, ChoiceSpec, ScenarioFile):
 
 
 def json_schema() -> dict:
-    schema = ScenarioFile.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "tcgtiming-scenario.schema.json"
-    schema["title"] = "tcgtiming scenario file"
-    return schema
+    return json_schema_of(ScenarioFile, "scenario", "tcgtiming scenario file")
 
 
 def is_scenario(data) -> bool:
@@ -113,7 +117,7 @@ def validate(doc) -> tuple[ScenarioFile | None, list[Diagnostic]]:
     try:
         return ScenarioFile.model_validate(doc.data, strict=True), []
     except ValidationError as exc:
-        return None, _map_errors(doc, exc, root=ScenarioFile)
+        return None, map_errors(doc, exc, root=ScenarioFile)
 
 
 class ScenarioChecks:
@@ -122,6 +126,9 @@ class ScenarioChecks:
     def __init__(self, sf: ScenarioFile, game: m.Game, doc):
         self.sf, self.game, self.doc = sf, game, doc
         self.diags: list[Diagnostic] = []
+        # a card's ability names players relative to the card, and may wait for a built-in event
+        reg = Registry.of_game(game).widen(roles=("controller", "opponent"), events=BUILTIN_EVENTS)
+        self.res = Resolver(reg, self.fail)
 
     def fail(self, code, message, path, *, key=False, help=None):
         self.diags.append(self.doc.diag(code, message, path, key=key, help=help))
@@ -219,12 +226,11 @@ class ScenarioChecks:
 
     def ability(self, ab: AbilitySpec, path):
         game = self.game
-        events = set(game.events) | set(BUILTIN_EVENTS)
         if ab.kind == "auto":
             if ab.event is None:
                 self.fail("S202", "missing required key 'event' in an auto ability", path)
-            elif ab.event not in events:
-                self.fail("C302", f"unknown event '{ab.event}'", path + ("event",), help=did_you_mean(ab.event, events) or one_of(events))
+            else:
+                self.res.event(ab.event, path + ("event",))
             if ab.play is not None:
                 self.fail("S201", "'play' applies to activated abilities", path + ("play",), key=True)
         else:
@@ -237,61 +243,19 @@ class ScenarioChecks:
             self.fail("C302", f"unknown zone '{ab.zone}'", path + ("zone",), help=did_you_mean(ab.zone, game.zones))
         for key in ("cost", "effect"):
             for j, eff in enumerate(getattr(ab, key)):
-                self.effect(eff, path + (key, j))
+                self.res.effect(eff, path + (key, j))
         if ab.if_ is not None:
-            from .checks import FileChecks
-
-            fc = FileChecks.for_game(game, self.doc, extra_roles=("controller", "opponent"))
-            fc.events |= set(BUILTIN_EVENTS)
-            fc.cond(ab.if_, path + ("if",), {})
-            self.diags += fc.diags
-
-    def effect(self, value, path):
-        if isinstance(value, str):
-            name, arg, npath = value, None, path
-        elif isinstance(value, dict) and len(value) == 1:
-            (name, arg), = value.items()
-            npath = path + (name,)
-        else:
-            self.fail("S203", "an effect is a name, or a mapping with exactly one key: {effect: {arguments}}", path)
-            return
-        entry: Entry | None = EFFECTS.get(name)
-        if entry is None:
-            self.fail("C310", f"unknown effect '{name}'", npath, key=not isinstance(value, str),
-                      help=did_you_mean(name, EFFECTS) or one_of(EFFECTS))
-            return
-        args = shorthand_args(entry, arg)
-        for k, v in args.items():
-            p = entry.param(k)
-            if p is None:
-                self.fail("C311", f"effect '{name}' has no argument '{k}'", npath + (k,), key=True,
-                          help=did_you_mean(k, [q.name for q in entry.params]))
-                continue
-            t = p.type
-            if t.startswith("enum:") and v not in t[5:].split("|"):
-                self.fail("C311", f"argument '{k}' of '{name}' is '{v}'", npath + (k,) if isinstance(arg, dict) else npath,
-                          help=did_you_mean(v, t[5:].split("|")) or one_of(t[5:].split("|")))
-            elif t == "zone" and v not in self.game.zones:
-                self.fail("C302", f"unknown zone '{v}'", npath + (k,), help=did_you_mean(v, self.game.zones))
-            elif t == "int" and (isinstance(v, bool) or not isinstance(v, int)):
-                self.fail("C311", f"argument '{k}' of '{name}' must be an integer", npath + (k,))
-        for p in entry.params:
-            if p.required and p.name not in args:
-                self.fail("C311", f"effect '{name}' needs the argument '{p.name}'", npath)
+            self.res.condition(ab.if_, path + ("if",))
 
 
 def build(sf: ScenarioFile, doc) -> Scenario:
-    from .lowering import Compiler  # reuse the condition/action lowering
-
-    low = Compiler.__new__(Compiler)
-    low.diags = []
     cards = {}
     for c in sf.cards:
         abilities = tuple(
             Ability(ab.id or f"{c.id}.{k + 1}", (ab.label.en if ab.label and ab.label.en else (ab.id or f"{ab.kind} {k + 1}")),
                     ab.kind, ab.event, ab.subject, ab.every, ab.zone,
-                    low.condition(ab.if_, None, ()) if ab.if_ is not None else None, ab.play,
-                    tuple(_effect(a) for a in ab.cost), tuple(_effect(a) for a in ab.effect))
+                    lower_condition(ab.if_) if ab.if_ is not None else None, ab.play,
+                    tuple(lower_action(a) for a in ab.cost), tuple(lower_action(a) for a in ab.effect))
             for k, ab in enumerate(c.abilities))
         cards[c.id] = Card(c.id, c.name, c.type, tuple(sorted(c.stats.items())), tuple(c.traits), c.faction,
                            tuple(c.triggers), c.state, abilities)
@@ -318,11 +282,4 @@ def _expect(ex: ExpectSpec | None) -> Expect | None:
                   tuple(ex.never) if ex.never is not None else None, zones, ex.result, ex.loser)
 
 
-def _effect(value) -> m.Action:
-    if isinstance(value, str):
-        return m.Action(value)
-    (name, arg), = value.items()
-    return m.Action(name, tuple(sorted(shorthand_args(EFFECTS.get(name), arg).items())))
-
-
-__all__ = ["Scenario", "ScenarioFile", "validate", "build", "is_scenario", "BUILTIN_EVENTS", "parse_cite"]
+__all__ = ["ScenarioFile", "ScenarioChecks", "validate", "build", "is_scenario", "json_schema"]

@@ -1,0 +1,59 @@
+"""Plain values of the model: bilingual texts, citations, and a rule file's registries (its
+sources, roles, zones, events, play kinds, lists, constants and rule processes).
+
+Shared by the compiler (``lowering``) and the scenario front end (``scenario``).
+"""
+from __future__ import annotations
+
+import re
+
+from ..core import model as m
+from .terms import lower_action, lower_condition
+
+_CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_FOLD = re.compile(f"(?<=[{_CJK}])[ \t\n]+(?=[{_CJK}])")
+
+
+def text(t) -> m.Text | None:
+    """A bilingual text of the model. YAML folds a long line into spaces; Japanese has no spaces
+    between words, so a space left between two Japanese characters is dropped."""
+    if t is None:
+        return None
+    return m.Text(_FOLD.sub("", t.ja or ""), t.en or "")
+
+
+def parse_cite(value: str) -> m.Citation:
+    src, _, sec = value.partition("#")
+    return m.Citation(src.strip(), sec.strip() or None)
+
+
+def cites_of(value, inherited: tuple) -> tuple:
+    if value is None:
+        return inherited
+    items = [value] if isinstance(value, str) else list(value)
+    return tuple(parse_cite(v) for v in items)
+
+
+def registries(rf) -> dict:
+    """The game's fields that come straight from the rule file (``schema.RuleFile``): everything
+    but its containers, nodes and edges."""
+    def named(items):
+        return m.freeze_map({x.id: m.Named(x.id, text(x.name), text(x.note)) for x in items})
+
+    return dict(
+        id=rf.game.id, name=text(rf.game.name), note=text(rf.game.note),
+        sources=m.freeze_map({x.id: m.Source(x.id, x.title, x.file, x.url,
+                                             tuple(m.Section(y.id, y.title) for y in x.sections), text(x.note))
+                              for x in rf.sources}),
+        roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
+        zones=named(rf.zones), events=named(rf.events), plays=named(rf.plays),
+        lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
+        constants=m.freeze_map(rf.constants),
+        rule_processes=m.freeze_map({
+            p.id: m.RuleProcess(p.id, text(p.name), p.type, cites_of(p.cite, ()), text(p.note),
+                                lower_condition(p.when) if p.when is not None else None,
+                                tuple(lower_action(a) for a in p.do or ()))
+            for p in rf.rule_processes}),
+        check_timing=rf.check_timing,
+        roles_swap=rf.turn.roles_swap,
+    )
