@@ -78,7 +78,8 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
 def _into_own_loop(game: Game, src: str, dst: str) -> bool:
     """An edge from inside a loop's body back to the loop node itself."""
     d = game.nodes.get(dst)
-    return d is not None and d.kind in ("loop", "foreach") and src.startswith(dst + ".")
+    s = game.nodes.get(src)
+    return d is not None and s is not None and d.kind in ("loop", "foreach") and dst in s.loops
 
 
 def _apply_overlay(ch: Chart, game: Game, ov: Overlay) -> None:

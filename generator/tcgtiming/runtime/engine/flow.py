@@ -13,9 +13,10 @@ class Flow:
 
     def visit_begin(self, node):
         c = self.game.containers[node.container]
-        prefix = c.id + "."
-        for nid in [k for k in self.loops if k.startswith(prefix)]:
-            del self.loops[nid]  # entering a container afresh: its for-each loops start over
+        if self.loops:  # entering a container afresh: its for-each loops start over
+            inside = set(c.nodes)
+            for nid in [k for k in self.loops if k in inside]:
+                del self.loops[nid]
         self.record(node, m.Text(f"{c.label.ja}開始", f"{c.label.en}: start"))
         return self.edge(node)
 
@@ -83,7 +84,7 @@ class Flow:
 
     def visit_exit(self, node):
         self.record(node, node.label)
-        for nid in [k for k in self.loops if node.id.startswith(k + ".")]:
+        for nid in [k for k in self.loops if k in node.loops]:
             del self.loops[nid]  # leaving a for-each early: it starts over next time
         return node.target
 
