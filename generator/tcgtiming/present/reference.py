@@ -227,13 +227,20 @@ def guide_folder():
     return files(__package__) / "guide"
 
 
+def _shown(f) -> str:
+    """A guide page's name in messages: relative to the current folder when it is below it."""
+    if isinstance(f, Path) and f.is_relative_to(Path.cwd()):
+        return str(f.relative_to(Path.cwd()))
+    return str(f)
+
+
 def guide_pages(blocks: dict[str, Block] = BLOCKS) -> list[Page]:
     """Every packaged guide page, by name."""
     folder = guide_folder()
     out = []
     for f in sorted((f for f in folder.iterdir() if f.name.endswith(".md")), key=lambda f: f.name):
         path = f if isinstance(f, Path) else None
-        out.append(_page(str(f), path, f.read_text(encoding="utf-8"), None, blocks, guide=True))
+        out.append(_page(_shown(f), path, f.read_text(encoding="utf-8"), None, blocks, guide=True))
     return out
 
 
