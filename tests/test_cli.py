@@ -153,20 +153,6 @@ def test_schema_check_fails_when_stale(cli, tmp_path):
     assert code == 1 and "stale" in err
 
 
-def test_readme_reference_tables_are_current(cli):
-    code, _, err = cli("reference", ROOT / "README.md", "--check")
-    assert code == 0, err
-
-
-def test_reference_check_fails_when_stale(cli, tmp_path):
-    f = tmp_path / "r.md"
-    f.write_text("<!-- BEGIN GENERATED: codes -->\nold\n<!-- END GENERATED: codes -->\n", encoding="utf-8")
-    assert cli("reference", f, "--check")[0] == 1
-    assert cli("reference", f, "--update")[0] == 0
-    assert "`Y101`" in f.read_text(encoding="utf-8")
-    assert cli("reference", f, "--check")[0] == 0
-
-
 def test_codes_lists_every_code(cli):
     from tcgtiming.core.diagnostics import CODES
 

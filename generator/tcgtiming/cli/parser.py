@@ -112,13 +112,17 @@ def parser() -> argparse.ArgumentParser:
                        description="List every diagnostic code with its severity and meaning.")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.set_defaults(command_module="codes")
-    r = sub.add_parser("reference", help="print or refresh the generated reference tables",
-                       description="Print the tables of diagnostic codes, predicates and actions, or refresh the "
-                       "generated blocks of a Markdown file (<!-- BEGIN GENERATED: name --> ... <!-- END GENERATED: "
-                       "name -->). With --check, exit 1 when they are stale.")
-    r.add_argument("file", nargs="?", metavar="FILE", help="a Markdown file with generated blocks (e.g. README.md)")
+    r = sub.add_parser("reference", help="print the reference tables, or check or refresh the generated pages",
+                       description="Print the generated reference tables (diagnostic codes, vocabulary, card effects, "
+                       "commands, games), or check or refresh the generated blocks (between the HTML comments 'BEGIN "
+                       "GENERATED: name' and 'END GENERATED: name') of the packaged guide pages and of the Markdown "
+                       "files given (e.g. README.md). With --check, exit 1 when a block is stale or unknown.")
+    r.add_argument("files", nargs="*", metavar="FILE", help="Markdown files with generated blocks besides the guide "
+                   "pages (e.g. README.md)")
     mode = r.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="exit 1 when FILE's generated blocks are stale")
-    mode.add_argument("--update", action="store_true", help="rewrite FILE's generated blocks (the default with FILE)")
+    mode.add_argument("--check", action="store_true", help="exit 1 when a generated block of the guide pages or "
+                      "of a FILE is stale")
+    mode.add_argument("--update", action="store_true", help="rewrite the stale generated blocks of the guide pages "
+                      "and of each FILE (the default when a FILE is given)")
     r.set_defaults(command_module="reference")
     return p
