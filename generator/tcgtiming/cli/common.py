@@ -14,7 +14,7 @@ def inputs(paths: list[str]) -> tuple[list[str], list[Diagnostic]]:
     """The rule files named by paths (files, or every .yaml below a folder), and what is missing."""
     files, problems = [], []
     for p in paths:
-        if not os.path.exists(p):
+        if not os.path.lexists(p):  # a dangling or looping symbolic link is the loader's to report
             problems.append(Diagnostic("U401", f"no such file or directory: {p}", p, 0, 0))
             continue
         found = find_rule_files(p)

@@ -27,7 +27,7 @@ class Code:
 
 _TABLE = [
     # --- reading and YAML ---------------------------------------------------------------
-    Code("Y100", "io-error", "error", "The file cannot be read (missing, a directory, no permission)."),
+    Code("Y100", "io-error", "error", "The file cannot be read (missing, a directory, no permission, a symbolic link loop), or is a FIFO, socket or device (refused without opening it)."),
     Code("Y101", "yaml-syntax", "error", "The text is not valid YAML."),
     Code("Y102", "tab-indent", "error", "A tab character is used where YAML needs spaces."),
     Code("Y103", "duplicate-key", "error", "The same key appears twice in one mapping; YAML loaders would silently keep the last."),
@@ -42,6 +42,7 @@ _TABLE = [
     Code("Y112", "complex-key", "error", "A mapping key that is not a plain string."),
     Code("Y113", "number-range", "error", "A number too large to be meaningful."),
     Code("Y114", "too-many-problems", "error", "So many problems that the loader stopped reading the file."),
+    Code("Y115", "unsafe-character", "error", "A control character, a bidirectional control (U+202E…) or a line separator (U+2028, U+2029, U+0085) in the file, raw or escaped: invisible, or shown reordered, or a line break to YAML but not to editors."),
     # --- schema -------------------------------------------------------------------------
     Code("S200", "unknown-file-kind", "error", "The top level does not say what the file is (no 'game:' key)."),
     Code("S201", "unknown-key", "error", "A key the language does not define at this place."),

@@ -1,5 +1,6 @@
-"""Text: the two languages, display width and line wrapping (Japanese line-break rules), and the
-escaping of text for Markdown. Pure functions, no dependency.
+"""Text: the two languages, display width and line wrapping (Japanese line-break rules), lines as
+editors count them, the characters no output may carry, and the escaping of text for Markdown.
+Pure functions, no dependency.
 """
 from __future__ import annotations
 
@@ -142,11 +143,64 @@ def _break_score(before: str, after: str) -> int:
 
 
 def md_text(s: str) -> str:
-    """Text for a Markdown context: HTML-escaped, Markdown's special characters backslash-escaped."""
-    s = html.escape(s, quote=False)
+    """Text for a Markdown context, shown as written: HTML-escaped (no tag, no entity), Markdown's
+    special characters backslash-escaped (no link, no emphasis, no code), on one line."""
+    s = html.escape(visible(s), quote=False)
     return re.sub(r"([\\`*_\[\]{}|])", r"\\\1", s).replace("\n", " ")
 
 
 def md_cell(s: str) -> str:
-    """Text for a Markdown table cell: the column bar escaped, on one line."""
-    return s.replace("|", "\\|").replace("\n", " ")
+    """Text for a Markdown table cell: as ``md_text`` (the column bar is one of the characters escaped)."""
+    return md_text(s)
+
+
+# --- lines as editors count them -------------------------------------------------------------------
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def editor_lines(text: str) -> list[str]:
+    """The lines of a text as editors count them: broken only at \\n, \\r\\n and \\r (str.splitlines
+    also breaks at \\v, \\f, U+0085, U+2028 and U+2029, which would shift every later line number)."""
+    lines = _BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def line_col(text: str, index: int) -> tuple[int, int]:
+    """The 1-based line (as editors count them) and column (in characters) of text[index]."""
+    before = text[:index]
+    breaks = list(_BREAK.finditer(before))
+    if breaks and breaks[-1].group() == "\r" and text[index:index + 1] == "\n":  # inside a \r\n
+        breaks.pop()
+    start = breaks[-1].end() if breaks else 0
+    return len(breaks) + 1, index - start + 1
+
+
+# --- characters no output carries ------------------------------------------------------------------
+
+# control characters but tab and line feed, DEL, the C1 controls (U+0085 among them), the line and
+# paragraph separators, and the bidirectional controls (they reorder how the text around them is
+# shown: "Trojan Source"); carriage return is allowed only as a line break of the file itself
+UNSAFE_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_RAW = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_C0_NAMES = {"\x0b": "LINE TABULATION", "\x0c": "FORM FEED", "\x0d": "CARRIAGE RETURN", "\x1b": "ESCAPE",
+             "\x7f": "DELETE", "\x85": "NEXT LINE"}
+
+
+def unsafe_in_file(text: str):
+    """(index, character) of every character of a file's text that UNSAFE_CHARS refuses (carriage
+    returns, line breaks of the file, excepted)."""
+    return ((m.start(), m.group()) for m in _UNSAFE_RAW.finditer(text))
+
+
+def char_name(ch: str) -> str:
+    """U+202E RIGHT-TO-LEFT OVERRIDE: a character as a message names it."""
+    name = _C0_NAMES.get(ch) or unicodedata.name(ch, "") or "CONTROL CHARACTER"
+    return f"U+{ord(ch):04X} {name}"
+
+
+def visible(s: str) -> str:
+    """Text with every character of UNSAFE_CHARS replaced by U+FFFD (what an output shows instead)."""
+    return UNSAFE_CHARS.sub("\ufffd", s) if UNSAFE_CHARS.search(s) else s

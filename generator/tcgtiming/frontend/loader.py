@@ -7,7 +7,9 @@ parser when available) and builds the data itself, so that it can:
 * reject duplicate keys instead of silently keeping the last one;
 * resolve plain scalars the YAML 1.2 way (``no`` stays a word) and flag every scalar that a
   YAML 1.1 reader would turn into something else (``yes/no/on/off``, ``1:30``, ``0755``);
-* bound the size and nesting of what it accepts;
+* bound the size and nesting of what it accepts, and never open a FIFO, socket or device;
+* refuse control, bidirectional-control and line-separator characters (``UNSAFE_CHARS``), raw or
+  escaped, and count lines as editors do (only \\n, \\r\\n and \\r break a line);
 * remember the line and column of every value and of every mapping key (``Span``), so that
   later layers (schema, checks) can point at the exact place of a problem.
 
@@ -17,11 +19,13 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
 import yaml
 
 from ..core.diagnostics import Diagnostic
+from ..core.text import UNSAFE_CHARS, char_name, editor_lines, line_col, unsafe_in_file
 
 try:  # the C parser is ~10x faster; fall back to the pure-Python one where libyaml is missing
     _LOADER = yaml.CSafeLoader
@@ -58,6 +62,7 @@ class Document:
     spans: dict = field(default_factory=dict)  # path -> Span of the value
     key_spans: dict = field(default_factory=dict)  # path -> Span of the mapping key naming it
     diagnostics: list = field(default_factory=list)
+    _lines: list | None = field(default=None, repr=False, compare=False)
 
     def span(self, path: Path, key: bool = False) -> Span:
         """The span of the value at ``path`` (or of its key), falling back to the nearest parent."""
@@ -74,8 +79,9 @@ class Document:
         return Diagnostic(code, message, self.file, s.line, s.col, s.length, help, tuple(notes))
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        if self._lines is None:
+            self._lines = editor_lines(self.text)
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
 
 # --- scalar resolution (YAML 1.2 core schema, with YAML 1.1 traps flagged) -------------------
@@ -133,25 +139,48 @@ def _span(ev) -> Span:
     return Span(s.line + 1, s.column + 1, e.line + 1, e.column + 1)
 
 
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"))
+
+
+def special_file(mode: int) -> str | None:
+    """What a file that is neither a regular file nor a folder is (a FIFO, a socket, a device), or None."""
+    return next((what for test, what in _SPECIAL if test(mode)), None if stat.S_ISREG(mode) or stat.S_ISDIR(mode)
+                else "not a regular file")
+
+
 def load(path: str | os.PathLike, display: str | None = None) -> Document:
-    """Load one YAML file. Never raises for bad input: problems are in ``doc.diagnostics``."""
+    """Load one YAML file. Never raises for bad input: problems are in ``doc.diagnostics``. A FIFO,
+    socket or device is refused without being opened (reading one could block for ever)."""
     name = display if display is not None else str(path)
     doc = Document(name, "")
     try:
-        size = os.path.getsize(path)
-        if os.path.isdir(path):
-            raise IsADirectoryError(path)
-        if size > MAX_BYTES:
-            doc.diagnostics.append(Diagnostic(
-                "Y107", f"file is {size:,} bytes; the limit is {MAX_BYTES:,} bytes", name, 1, 1,
-                help="a rule file describes one game and is normally well under 100 kB"))
-            return doc
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw = _read(path, name, doc)
     except OSError as exc:
         doc.diagnostics.append(Diagnostic("Y100", f"cannot read the file: {exc.strerror or exc}", name, 0, 0))
         return doc
-    return load_bytes(raw, name)
+    return doc if raw is None else load_bytes(raw, name)
+
+
+def _read(path, name: str, doc: Document) -> bytes | None:
+    st = os.stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    what = special_file(st.st_mode)
+    if what is None and st.st_size > MAX_BYTES:
+        doc.diagnostics.append(Diagnostic(
+            "Y107", f"file is {st.st_size:,} bytes; the limit is {MAX_BYTES:,} bytes", name, 1, 1,
+            help="a rule file describes one game and is normally well under 100 kB"))
+        return None
+    if what is None:  # opened without blocking, and checked again: it may have been swapped meanwhile
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as fh:
+            what = special_file(os.fstat(fd).st_mode)
+            if what is None:
+                return fh.read(MAX_BYTES + 1)
+    doc.diagnostics.append(Diagnostic("Y100", f"not a regular file but {what}: refused without reading it", name, 0, 0,
+                                      help="name the rule or scenario file itself"))
+    return None
 
 
 def load_bytes(raw: bytes, name: str) -> Document:
@@ -163,33 +192,56 @@ def load_bytes(raw: bytes, name: str) -> Document:
         raw = raw[3:]
     nul = raw.find(b"\x00")
     if nul >= 0:
-        line = raw.count(b"\n", 0, nul) + 1
-        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        line, col = line_col(raw[:nul + 1].decode("utf-8", "replace"), len(raw[:nul].decode("utf-8", "replace")))
         doc.diagnostics.append(Diagnostic("Y108", "the file contains a NUL byte: it looks binary, not YAML text", name, line, col,
                                           help="rule files are UTF-8 text"))
         return doc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        col = len(raw[raw.rfind(b"\n", 0, exc.start) + 1:exc.start].decode("utf-8", "replace")) + 1
+        before = raw[:exc.start].decode("utf-8", "replace")
+        line, col = line_col(before + "?", len(before))
         doc.diagnostics.append(Diagnostic("Y108", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8", name, line, col,
                                           help="save the file as UTF-8 (Shift_JIS and other encodings are not read)"))
         return doc
     doc.text = text
-    _compose(doc)
+    _compose(doc, _refuse_unsafe(doc))
     if doc.data is None and not doc.diagnostics:
         doc.diagnostics.append(Diagnostic("Y109", "the file is empty: no YAML document in it", name, 1, 1))
     return doc
 
 
-def _compose(doc: Document) -> None:
+def _refuse_unsafe(doc: Document) -> str:
+    """A located Y115 for every character of UNSAFE_CHARS in the file; the text for the parser, with
+    each of them replaced by a space (the same length: the parser's positions stay the editor's)."""
+    text, found = doc.text, []
+    for i, ch in unsafe_in_file(text):
+        if len(found) < MAX_PROBLEMS:
+            line, col = line_col(text, i)
+            found.append(_unsafe_diag(doc, ch, line, col))
+        text = text[:i] + " " + text[i + 1:]
+    doc.diagnostics += found
+    return text
+
+
+def _unsafe_diag(doc: Document, ch: str, line: int, col: int, length: int = 1) -> Diagnostic:
+    if ch in "\u2028\u2029\x85":
+        why, fix = "a line break to YAML but not to editors: line numbers would disagree", "use a real new line"
+    elif ch in "\u061c\u200e\u200f" or "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069":
+        why, fix = "a bidirectional control: it reorders how the text around it is shown", "remove it"
+    else:
+        why, fix = "a control character: invisible, and refused by charts and pages", "remove it"
+    return Diagnostic("Y115", f"{char_name(ch)} in the text: {why}", doc.file, line, col, length,
+                      help=fix + " (it may be written as an escape in a quoted string)")
+
+
+def _compose(doc: Document, text: str) -> None:
     # stack items: [container, path, pending_key, pending_key_span, span]
     stack: list[list] = []
     documents = 0
     count = 0
     try:
-        for ev in yaml.parse(doc.text, Loader=_LOADER):
+        for ev in yaml.parse(text, Loader=_LOADER):
             if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
                 continue
             if isinstance(ev, yaml.DocumentStartEvent):
@@ -241,6 +293,7 @@ def _compose(doc: Document) -> None:
             path = _child_path(stack)
             span = _span(ev)
             if isinstance(ev, yaml.ScalarEvent):
+                _check_chars(doc, ev.value, span)
                 if not ev.style and ev.implicit[0]:
                     value, problem = _resolve_plain(ev.value)
                     if problem is not None:
@@ -269,6 +322,13 @@ def _compose(doc: Document) -> None:
         doc.data = None
         doc.diagnostics.append(_syntax_diagnostic(doc, exc))
         return
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (the unsafe ones are already replaced)
+        doc.data = None
+        line, col = line_col(doc.text, exc.position)
+        doc.diagnostics.append(Diagnostic("Y101", f"YAML refuses the character {char_name(chr(exc.character))}"
+                                          if isinstance(exc.character, int) else f"YAML error: {exc.reason}",
+                                          doc.file, line, col))
+        return
     except yaml.YAMLError as exc:  # pragma: no cover - libyaml always marks its errors
         doc.data = None
         doc.diagnostics.append(Diagnostic("Y101", f"YAML error: {exc}", doc.file, 1, 1))
@@ -295,6 +355,7 @@ def _take_key(doc: Document, stack, ev) -> None:
                                           doc.file, span.line, span.col))
         raise _Abort
     key = ev.value
+    _check_chars(doc, key, span)
     if key in top[0]:
         first = doc.key_spans.get(top[1] + (key,))
         where = f" (first at line {first.line}, column {first.col})" if first else ""
@@ -303,6 +364,13 @@ def _take_key(doc: Document, stack, ev) -> None:
         key = _DuplicateKey(key)  # keep composing so that later problems are found too
     top[2] = key
     doc.key_spans[top[1] + (key,)] = span
+
+
+def _check_chars(doc: Document, value: str, span: Span) -> None:
+    """Y115 for a character of UNSAFE_CHARS that a quoted scalar wrote as an escape ("\\x1b", "\\u202e")."""
+    m = UNSAFE_CHARS.search(value)
+    if m is not None:
+        doc.diagnostics.append(_unsafe_diag(doc, m.group(), span.line, span.col, span.length))
 
 
 class _DuplicateKey(str):

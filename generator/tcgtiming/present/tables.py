@@ -20,7 +20,7 @@ import html
 from dataclasses import dataclass
 
 from ..core.model import Game, Node
-from ..core.text import md_cell, width, wrap
+from ..core.text import md_cell, md_text, width, wrap
 from ..core.words import word
 from .charts import Job, short_role, style_key, ui
 
@@ -146,8 +146,8 @@ def _timing_text(r: Row, lang: str) -> str:
 
 def table_markdown(game: Game, lang: str) -> str:
     hs = _headers(game, lang)
-    out = [f"# {w('title', lang, game.name.get(lang))}", "", w("note", lang), "",
-           "| " + " | ".join(hs) + " |", "|---:|:---:|---|---|---|---|---|"]
+    out = [f"# {md_text(w('title', lang, game.name.get(lang)))}", "", w("note", lang), "",
+           "| " + " | ".join(md_cell(h) for h in hs) + " |", "|---:|:---:|---|---|---|---|---|"]
     for r in rows(game, lang):
         mark = w("closed", lang) if r.closed else w("open_mark", lang)
         timing = md_cell(_timing_text(r, lang)).replace("  ", "&nbsp;&nbsp;")

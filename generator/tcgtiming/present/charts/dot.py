@@ -1,10 +1,16 @@
 """The DOT writer: generated here, never by a library, so that it is byte-for-byte deterministic (nodes
-and edges in the chart's order, attributes sorted by name, ids the model's ids)."""
+and edges in the chart's order, attributes sorted by name, ids the model's ids).
+
+Text from rule files never becomes DOT syntax: every attribute value is a quoted string, except an
+``HtmlLabel``, the one type of value written as a DOT HTML-like label, which only this module makes
+(from escaped text and its own markup). Characters no output carries (``core.text.UNSAFE_CHARS``)
+are shown as U+FFFD, so ``dot`` never fails on a label."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
-from ...core.text import wrap
+from ...core.text import visible, wrap
 from .graph import Chart, GCluster, GEdge, GNode
 from .overlay import visits_text
 from .style import EDGE_ORDER, EDGE_STYLE, FADE, HIGHLIGHT, KIND_ORDER, NODE_STYLE, ui
@@ -13,8 +19,17 @@ from .style import EDGE_ORDER, EDGE_STYLE, FADE, HIGHLIGHT, KIND_ORDER, NODE_STY
 FONT = "IPAexGothic"  # pinned (Debian fonts-ipaexfont-gothic): reproducible charts, no tofu
 
 
+@dataclass(frozen=True, slots=True)
+class HtmlLabel:
+    """A DOT HTML-like label: markup made by this module, its text escaped by ``_h``. Any other value,
+    whatever its shape (``<a>, URL="…", x=<b>`` included), is written as a quoted string."""
+
+    markup: str
+
+
 def _q(s: str) -> str:
-    """A DOT quoted string (escString: newlines become \\n)."""
+    """A DOT quoted string (escString: newlines become \\n, a backslash is a backslash)."""
+    s = visible(s)
     if "\\" not in s and '"' not in s and "\n" not in s:
         return f'"{s}"'
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
@@ -22,23 +37,23 @@ def _q(s: str) -> str:
 
 def _h(s: str) -> str:
     """Text for a DOT HTML-like label."""
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    return visible(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _alpha(color: str, faded: bool) -> str:
     return color + FADE if faded and color.startswith("#") and len(color) == 7 else color
 
 
-def _attrs(d: dict[str, str]) -> str:
+def _attrs(d: dict[str, str | HtmlLabel]) -> str:
     parts = []
     for k in sorted(d):
         v = d[k]
-        parts.append(f"{k}={v}" if v.startswith("<") and v.endswith(">") else f"{k}={_q(v)}")
+        parts.append(f"{k}=<{v.markup}>" if isinstance(v, HtmlLabel) else f"{k}={_q(v)}")
     return "[" + ", ".join(parts) + "]"
 
 
-def _node_attrs(n: GNode, lang: str, traced: bool) -> dict[str, str]:
-    st = dict(NODE_STYLE[n.kind])
+def _node_attrs(n: GNode, lang: str, traced: bool) -> dict[str, str | HtmlLabel]:
+    st: dict[str, str | HtmlLabel] = dict(NODE_STYLE[n.kind])
     faded = traced and not n.visits
     fc = st.get("fontcolor", "#000000")
     rows = []
@@ -58,10 +73,10 @@ def _node_attrs(n: GNode, lang: str, traced: bool) -> dict[str, str]:
         rows.append(f'<FONT POINT-SIZE="8" COLOR="{_alpha(fc, faded)}">' + "<BR/>".join(_h(x) for x in extra)
                     + "</FONT>")
     if len(rows) == 1:
-        st["label"] = "<" + rows[0] + ">"
+        st["label"] = HtmlLabel(rows[0])
     else:  # one table row per part: clean line spacing between the small and the large print
-        st["label"] = ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
-                       + "".join(f"<TR><TD>{r}</TD></TR>" for r in rows) + "</TABLE>>")
+        st["label"] = HtmlLabel('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+                                + "".join(f"<TR><TD>{r}</TD></TR>" for r in rows) + "</TABLE>")
     if faded:
         for k in ("color", "fillcolor", "fontcolor"):
             if k in st:

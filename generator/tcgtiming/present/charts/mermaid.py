@@ -1,8 +1,14 @@
-"""The Mermaid writer: a flowchart with the same nodes, edges, clusters, legend and links as the DOT."""
+"""The Mermaid writer: a flowchart with the same nodes, edges, clusters, legend and links as the DOT.
+
+Text from rule files never becomes Mermaid syntax: it is written only inside quoted labels, through
+``_mm_text`` (entity codes for every character Mermaid or HTML would read as syntax, U+FFFD for the
+characters no output carries); ids are made here from the model's ids (ASCII letters, digits, _);
+the ``<br/>`` between lines, the shapes, classes and links are this module's own."""
 from __future__ import annotations
 
 import json
 
+from ...core.text import visible
 from .graph import GCluster, GNode, Chart
 from .overlay import visits_text
 from .style import EDGE_STYLE, HIGHLIGHT, KIND_ORDER, NODE_STYLE, ui
@@ -20,9 +26,10 @@ _MM_ARROW = {"next": "-->", "option": "-->", "case": "-->", "else": "-.->", "loo
 
 
 def _mm_text(s: str) -> str:
-    """Text inside a quoted Mermaid label (entity codes for what Mermaid would read as syntax)."""
-    return (s.replace("#", "#35;").replace("&", "&amp;").replace('"', "#quot;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("|", "#124;"))
+    """Text inside a quoted Mermaid label (entity codes for what Mermaid would read as syntax: a
+    backtick would start a Markdown string; a new line is a line break)."""
+    return (visible(s).replace("#", "#35;").replace("&", "&amp;").replace('"', "#quot;").replace("<", "&lt;")
+            .replace(">", "&gt;").replace("|", "#124;").replace("`", "#96;").replace("\n", "<br/>"))
 
 
 def to_mermaid(ch: Chart) -> str:
@@ -38,7 +45,7 @@ def to_mermaid(ch: Chart) -> str:
             ids[x] = cand
         return ids[x]
 
-    out = ["---", "title: " + json.dumps(ch.title, ensure_ascii=False), "---", "flowchart TD"]
+    out = ["---", "title: " + json.dumps(visible(ch.title), ensure_ascii=False), "---", "flowchart TD"]
 
     def node_line(n: GNode) -> str:
         a, b = _MM_SHAPE[n.kind]
@@ -100,6 +107,6 @@ def to_mermaid(ch: Chart) -> str:
             out.append(f"  linkStyle {i} stroke:{st['color']}")
     for n in ch.nodes:
         if n.url:
-            tip = _mm_text(n.tooltip.split("\n\n")[0] if n.tooltip else n.id)
+            tip = _mm_text((n.tooltip.split("\n\n")[0] if n.tooltip else n.id).replace("\n", " "))
             out.append(f'  click {mid(n.id)} href "{n.url}" "{tip}" _top')
     return "\n".join(out) + "\n"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ...core.diagnostics import Diagnostic, did_you_mean
 from ...core.model import Game
+from ...core.text import editor_lines
 
 
 @dataclass
@@ -125,7 +126,7 @@ def read_trace(path: str):
         return [], [Diagnostic("Y108", f"the trace is not UTF-8 text ({exc.reason})", path, 0, 0)], []
     except OSError as exc:
         return [], [Diagnostic("Y100", f"cannot read the trace: {exc.strerror}", path, 0, 0)], []
-    lines = text.splitlines()
+    lines = editor_lines(text)  # a JSON string may hold a raw U+2028: not a line break
     seen: dict[int, int] = {}
     for i, line in enumerate(lines, 1):
         if not line.strip():
@@ -134,6 +135,9 @@ def read_trace(path: str):
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             diags.append(Diagnostic("Y101", f"not valid JSON: {exc.msg}", path, i, exc.colno))
+            continue
+        except RecursionError:  # arrays or objects nested thousands deep
+            diags.append(Diagnostic("Y106", "nesting too deep: a trace entry is one flat JSON object", path, i, 1))
             continue
         if not isinstance(obj, dict):
             diags.append(Diagnostic("S203", "a trace line must be a JSON object", path, i, 1, len(line)))
