@@ -15,7 +15,7 @@ import pytest
 from conftest import MINI, ROOT
 from tcgtiming.core.text import editor_lines, md_cell, md_text, visible
 from tcgtiming.frontend.loader import load_bytes
-from tcgtiming.frontend.pipeline import compile_document, compile_file
+from tcgtiming.frontend.pipeline import compile_document, compile_file, unsafe_output_name
 from tcgtiming.present import charts, tables
 from tcgtiming.present.charts.graph import Chart, GCluster, GEdge, GNode
 
@@ -235,3 +235,51 @@ def test_a_deeply_nested_trace_line_is_a_located_diagnostic(cli, tmp_path):
     code, out, err = cli("render", MINI, "--trace", trace, "--out", tmp_path / "o")
     assert code == 1 and "Traceback" not in out + err
     assert f"{trace}:2:1: error[Y106]: nesting too deep" in out
+
+
+# --- #6 collisions and unsafe names ----------------------------------------------------------------
+
+
+def test_two_rule_files_with_one_game_id_are_a_located_error(cli, tmp_path):
+    for g in ("a", "b"):
+        (tmp_path / "rules" / g).mkdir(parents=True)
+        shutil.copy(MINI, tmp_path / "rules" / g / "game.yaml")
+    a, b = tmp_path / "rules" / "a" / "game.yaml", tmp_path / "rules" / "b" / "game.yaml"
+    line = next(i for i, ln in enumerate(MINI.read_text(encoding="utf-8").splitlines(), 1) if ln.strip() == "id: mini")
+    code, out, _ = cli("validate", a, b)  # old: exit 0
+    assert code == 1, out
+    assert f"{b}:{line}:7: error[C319]: game id 'mini' is also the id of the game in {a}" in out
+    assert "1 error" in out
+    code, out, _ = cli("validate", a, a)  # one file named twice is no collision
+    assert code == 0, out
+    code, out, _ = cli("compile", tmp_path / "rules")  # old: kept one of them
+    assert code == 1 and "error[C319]" in out
+    code, out, err = cli("render", tmp_path / "rules", "--format", "dot", "--out", tmp_path / "o")
+    assert code == 1 and "error[C319]" in out and not (tmp_path / "o").exists(), out + err
+    code, out, err = cli("render", tmp_path / "rules", "--format", "table")  # not streamed
+    assert code == 1 and "error[C319]" in out
+
+
+@pytest.mark.parametrize("name", ["index.yaml", "INDEX.yml", "a b.yaml", "x#y.yaml", "%20.yaml", "日本.yaml",
+                                  ".hidden.yaml", "-x.yaml", "con.yaml", "q?.yaml", "a&b.yaml"])
+def test_an_unsafe_scenario_file_name_is_a_located_error(cli, tmp_path, name):
+    (tmp_path / "ws" / "scenarios").mkdir(parents=True)
+    shutil.copy(ROOT / "rules" / "ws" / "game.yaml", tmp_path / "ws" / "game.yaml")
+    path = tmp_path / "ws" / "scenarios" / name
+    shutil.copy(ROOT / "rules" / "ws" / "scenarios" / "encore.yaml", path)
+    code, out, _ = cli("validate", path)
+    assert code == 1, out
+    assert out.startswith(f"{path}: error[C320]: the scenario file name '{name}' cannot name its outputs"), out
+    assert unsafe_output_name(str(path)) is not None
+
+
+def test_safe_names_pass_and_scenarios_with_the_same_outputs_collide(cli, tmp_path):
+    assert unsafe_output_name("rules/ws/scenarios/first-turn_2.v1.yaml") is None
+    for f in (ROOT / "rules").glob("*/scenarios/*.yaml"):
+        assert unsafe_output_name(str(f)) is None, f
+    (tmp_path / "ws" / "scenarios").mkdir(parents=True)
+    shutil.copy(ROOT / "rules" / "ws" / "game.yaml", tmp_path / "ws" / "game.yaml")
+    for name in ("encore.yaml", "Encore.yml"):
+        shutil.copy(ROOT / "rules" / "ws" / "scenarios" / "encore.yaml", tmp_path / "ws" / "scenarios" / name)
+    code, out, _ = cli("validate", tmp_path / "ws" / "scenarios")
+    assert code == 1 and "error[C320]" in out and "names the same outputs as" in out and "1 error" in out, out

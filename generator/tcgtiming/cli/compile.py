@@ -5,7 +5,7 @@ import json
 import sys
 
 from ..core.model import as_data
-from ..frontend.pipeline import compile_file
+from ..frontend.pipeline import add_collisions, compile_file
 from .common import inputs, print_diags, print_usage_problems, write_atomic
 
 
@@ -15,6 +15,7 @@ def run(args) -> int:
         print_usage_problems(problems)
         return 2
     results = [compile_file(f) for f in files]
+    add_collisions(results)
     if any(r.errors for r in results):
         print_diags(results, "text", files)
         return 1

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..core.diagnostics import Diagnostic, did_you_mean
 from ..core.model import Game
-from ..frontend.pipeline import compile_file
+from ..frontend.pipeline import add_collisions, compile_file
 from ..present import tables
 from ..present.charts import (Overlay, RenderError, TraceError, cache_dir, chart_ids, chart_jobs, resolve_chart_id,
                               trace_overlays, write_jobs)
@@ -103,6 +103,7 @@ class _Render:
 
     def compile_one(self, f: str) -> Game | None:
         r = self.results[f] = compile_file(f)
+        add_collisions(list(self.results.values()))  # a game id given twice is an error, not a lost chart
         if r.game is not None and not r.errors and r.game.id not in self.games:
             self.games[r.game.id] = r.game
             return r.game

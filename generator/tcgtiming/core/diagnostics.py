@@ -69,6 +69,8 @@ _TABLE = [
     Code("C316", "no-check-timing", "error", "A 'check' node but the game defines no check timing procedure."),
     Code("C317", "recursive-call", "error", "A procedure that calls itself, directly or through others."),
     Code("C318", "ambiguous-action", "error", "A player action with 'may', options and 'do': which option does the action is unclear."),
+    Code("C319", "duplicate-game", "error", "Two rule files define the same game id: their outputs (models, charts, pages) would overwrite each other."),
+    Code("C320", "unsafe-file-name", "error", "A scenario file name that cannot name its outputs safely (index, a space, #, %, a character other than ASCII letters, digits, '-', '_', '.') or that names the same outputs as another scenario's."),
     # --- running a scenario -------------------------------------------------------------
     Code("R501", "unscripted-decision", "error", "In --strict mode, a decision the scenario does not script."),
     Code("R502", "step-budget", "error", "The run exceeded its step budget: the message names the repeating cycle of node ids."),

@@ -7,6 +7,7 @@ found (warnings do not block).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from . import checks, flow, shape
@@ -139,3 +140,71 @@ def find_rule_files(path: str) -> list[str]:
             found += [os.path.join(root, f) for f in sorted(files) if f.endswith(YAML_SUFFIXES)]
         return found
     return [path]
+
+
+# --- what several input files must not share -------------------------------------------------------
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+# names a page of the site already has, or that some systems reserve for devices
+_RESERVED_NAMES = {"index", "con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+
+
+def _stem(path: str) -> str:
+    name = os.path.basename(path)
+    for suffix in YAML_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def unsafe_output_name(path: str) -> Diagnostic | None:
+    """A located error when a scenario file's name cannot name its outputs (``<name>.txt``, its site
+    page, its links): ``index`` (the scenario list page), a space, ``#``, ``%``, a character other
+    than ASCII letters, digits, '-', '_', '.'; None when the name is safe."""
+    stem = _stem(path)
+    if stem.lower() in _RESERVED_NAMES:
+        why = f"'{stem}' is the name of a page the site makes" if stem.lower() == "index" else f"'{stem}' names a device on some systems"
+    elif not _SAFE_NAME.fullmatch(stem):
+        bad = sorted({c for c in stem if not (c.isascii() and (c.isalnum() or c in "_.-"))})
+        shown = ", ".join("a space" if c == " " else repr(c) for c in bad)
+        why = (f"it holds {shown}" if bad else "it starts with '.' or '-'" if stem else "it is empty") \
+            if len(stem) <= 100 else "it is longer than 100 characters"
+    else:
+        return None
+    return Diagnostic("C320", f"the scenario file name '{os.path.basename(path)}' cannot name its outputs: {why}",
+                      path, 0, 0, help="rename the file: ASCII letters, digits, '-', '_' and '.', such as 'first-turn.yaml'")
+
+
+def add_collisions(results: list[Result]) -> None:
+    """Add located errors to the results of files read together: a rule file with the game id of an
+    earlier one (C319); a scenario file with an unsafe name, or with the same outputs as an earlier
+    scenario of its game (C320: 'a.yaml' and 'a.yml', 'A.yaml' and 'a.yaml'). Idempotent: the
+    results of a command that reads its files one by one can be given again as they grow."""
+    games: dict[str, Result] = {}
+    outputs: dict[tuple[str, str], Result] = {}
+    for r in results:
+        data = r.doc.data if r.doc is not None else None
+        if not isinstance(data, dict):
+            continue
+        if scenario_mod.is_scenario(data):
+            found = unsafe_output_name(r.file)
+            game = data["scenario"].get("game") if isinstance(data["scenario"], dict) else None
+            key = (game, _stem(r.file).lower())
+            if found is None and isinstance(game, str) and key in outputs:
+                found = Diagnostic("C320", f"the scenario file name '{os.path.basename(r.file)}' names the same outputs as "
+                                   f"{outputs[key].file} (game '{game}')", r.file, 0, 0,
+                                   help="rename one of them")
+            outputs.setdefault(key, r)
+        else:
+            gid = data.get("game", {}).get("id") if isinstance(data.get("game"), dict) else None
+            if not isinstance(gid, str):
+                continue
+            first = games.setdefault(gid, r)
+            same = os.path.realpath(first.file) == os.path.realpath(r.file)  # one file named twice
+            found = None if same else r.doc.diag(
+                "C319", f"game id '{gid}' is also the id of the game in {first.file}: their outputs would overwrite "
+                "each other", ("game", "id"), help="give each game its own id")
+        if found is not None and found not in r.diagnostics:
+            r.diagnostics.append(found)
+            r.diagnostics.sort(key=Diagnostic.sort_key)
+            r.game = r.scenario = None
