@@ -1,12 +1,13 @@
 """What every command shares: finding inputs, printing diagnostics, writing outputs atomically."""
 from __future__ import annotations
 
+import errno
 import os
 import sys
-import tempfile
 
 from ..core.diagnostics import Diagnostic
 from ..frontend.pipeline import find_rule_files
+from ..present.outputs import write_file
 from ..present.report import Style, as_json, format_text, summary, use_color
 
 
@@ -53,16 +54,16 @@ def report_current(ok: bool, current: str, stale: str) -> int:
 
 
 def write_atomic(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write one output file as one unit (``present.outputs.write_file``)."""
+    write_file(path, text)
+
+
+_NAMED = {errno.ENOSPC: "disk full (no space left on the device)", errno.EDQUOT: "disk quota exceeded",
+          errno.EROFS: "read-only file system"}
+
+
+def os_error_text(exc: OSError) -> str:
+    """What went wrong, as a message says it: a full disk named as such."""
+    return _NAMED.get(exc.errno) or exc.strerror or str(exc)
 
 

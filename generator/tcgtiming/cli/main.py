@@ -26,12 +26,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         command = importlib.import_module(f".{args.command_module}", __package__)
-        return command.run(args)
+        code = command.run(args)
+        sys.stdout.flush()  # here, not at the interpreter's exit: a reader gone by now is caught below
+        return code
     except BrokenPipeError:  # e.g. piped into head: end quietly
         return _quiet_broken_pipe()
     except OSError as exc:  # an output that cannot be written: a usage error, never a traceback
+        from .common import os_error_text
+
         where = exc.filename or "output"
-        sys.stderr.write(f"tcgtiming {args.command}: error: cannot write {where}: {exc.strerror or exc}\n")
+        sys.stderr.write(f"tcgtiming {args.command}: error: cannot write {where}: {os_error_text(exc)}\n")
         return 2
     except KeyboardInterrupt:  # pragma: no cover
         return 130

@@ -2,8 +2,8 @@
 
 The rule files are compiled as the charts are drawn (the biggest file first: dot starts early and
 Python's work overlaps with it), unless a trace must first be checked against every game, or nothing
-is drawn at all. Files are drawn into a temporary folder and moved into place only when every input
-was valid and every chart was drawn.
+is drawn at all. Files are drawn into a staging folder beside the output folder and swapped into place
+as one unit only when every input was valid and every chart was drawn (``present.outputs``).
 """
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from ..frontend.pipeline import add_collisions, compile_file
 from ..present import tables
 from ..present.charts import (Overlay, RenderError, TraceError, cache_dir, chart_ids, chart_jobs, resolve_chart_id,
                               trace_overlays, write_jobs)
+from ..present.outputs import check_target
 from ..present.report import Style, format_text, summary, use_color
-from .common import inputs, print_diags, print_usage_problems
+from .common import inputs, os_error_text, print_diags, print_usage_problems
 
 SKIP_DIRS = {"scenarios", "rulings"}  # below a game's folder: not rule files
 
@@ -161,11 +162,13 @@ def _write(r: _Render, out: Path, tables_to_stdout: bool) -> int:
     """Draw the files into out, then say what was written."""
     created = _first_missing(out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.mkdtemp(dir=out, prefix=".render-")  # can we write there at all?
+        check_target(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkdtemp(dir=out.parent, prefix=f".render-{out.name}-")  # can we write beside it?
         os.rmdir(probe)
     except OSError as exc:
-        return _error(f"cannot write to {out}: {exc.strerror}", 2)
+        _remove_empty(out.parent, created)
+        return _error(f"cannot write to {out}: {os_error_text(exc)}", 2)
 
     def checked():  # stop before anything is moved into place when an input turned out invalid
         yield from r.jobs()
@@ -180,10 +183,11 @@ def _write(r: _Render, out: Path, tables_to_stdout: bool) -> int:
     except RenderError as exc:
         return _error(str(exc), 1)
     except OSError as exc:
-        return _error(f"cannot write {exc.filename or out}: {exc.strerror}", 1)
+        return _error(f"cannot write {exc.filename or out}: {os_error_text(exc)}", 1)
     finally:
         if not moved:
             _remove_empty(out, created)
+            _remove_empty(out.parent, created)
     if tables_to_stdout:
         r.print_tables()
     per_dir: dict[Path, int] = {}
@@ -211,7 +215,8 @@ def _first_missing(path: Path) -> Path | None:
 
 
 def _remove_empty(path: Path, upto: Path | None) -> None:
-    if upto is None:
+    """Remove path and its parents up to upto (a folder this run created) while they are empty."""
+    if upto is None or not (upto == path or upto in path.parents):
         return
     p = path
     while True:

@@ -26,7 +26,7 @@ The modules, in the order they import each other:
   ``build``      the phase and procedure charts: ``build_chart``
   ``dot``        the DOT writer
   ``mermaid``    the Mermaid writer
-  ``graphviz``   running dot, with its cache
+  ``graphviz``   running dot, with its cache (entries verified by their content's hash on every read)
   ``jobs``       drawing many files in parallel, moved into place only when all succeeded
 
 Nothing here prints: what goes wrong is raised (``RenderError``, ``TraceError``, ``OSError``) for the
@@ -37,7 +37,8 @@ from __future__ import annotations
 from .build import build_chart
 from .dot import to_dot
 from .graph import Chart, GCluster, GEdge, GNode, chart_ids, resolve_chart_id
-from .graphviz import RenderError, cache_dir, cache_key, graphviz_version, render_file, run_dot
+from .graphviz import (RenderError, cache_dir, cache_entry, cache_key, graphviz_version, read_entry, render_file, run_dot,
+                       write_entry)
 from .jobs import Job, chart_jobs, run_jobs, write_charts, write_jobs
 from .labels import local_label, node_url, page_of, role_label, short_role, window_lines
 from .mermaid import to_mermaid
@@ -47,7 +48,7 @@ from .style import EDGE_STYLE, FADE, HIGHLIGHT, KIND_ORDER, NODE_STYLE, style_ke
 __all__ = [
     "page_of", "node_url", "chart_ids", "resolve_chart_id", "build_chart", "build_overlay", "Overlay",
     "to_dot", "to_mermaid", "run_dot", "render_file", "run_jobs", "chart_jobs", "write_jobs", "write_charts",
-    "cache_dir", "cache_key", "graphviz_version", "RenderError", "Job",
+    "cache_dir", "cache_key", "cache_entry", "read_entry", "write_entry", "graphviz_version", "RenderError", "Job",
     "style_key", "ui", "KIND_ORDER", "NODE_STYLE", "EDGE_STYLE", "FADE", "HIGHLIGHT",
     "role_label", "short_role", "local_label", "window_lines",
     "read_trace", "check_trace", "trace_overlays", "TraceError",

@@ -1,16 +1,15 @@
-"""Jobs: the files of a render, drawn in parallel into a temporary folder and moved into place only
-when every one succeeded."""
+"""Jobs: the files of a render, drawn in parallel into a staging folder beside the output folder and
+swapped into place as one unit only when every one succeeded (``present.outputs``)."""
 from __future__ import annotations
 
 import concurrent.futures
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.model import Game
 from ..formats import EXT
+from ..outputs import new_files, output_set
 from .build import build_chart
 from .dot import to_dot
 from .graph import chart_ids
@@ -46,18 +45,6 @@ def run_jobs(jobs, folder: Path, cache: Path | None, workers: int | None = None)
         return sum(f.result() for f in futures)
 
 
-def _move_into_place(tmp: Path, out: Path) -> list[Path]:
-    """Move every file of tmp to the same place under out (each os.replace is atomic)."""
-    moved = []
-    for p in sorted(tmp.rglob("*")):
-        if p.is_file():
-            dest = out / p.relative_to(tmp)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(p, dest)
-            moved.append(dest)
-    return moved
-
-
 def _chart_size(game: Game, cid: str) -> int:
     return len(game.nodes) if cid == "turn" else len(game.containers[cid].nodes)
 
@@ -75,16 +62,13 @@ def chart_jobs(game: Game, chart_ids_: list[str], langs, formats, overlay: Overl
 
 
 def write_jobs(jobs, out: Path, cache: Path | None = None, workers: int | None = None) -> tuple[list[Path], int]:
-    """Run the jobs into a temporary folder inside out and move the files into place only when all
-    succeeded (nothing half-written). Returns the files written and the cache hits; raises
-    RenderError or OSError."""
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out, prefix=".render-"))
-    try:
-        hits = run_jobs(jobs, tmp, cache, workers)
-        return _move_into_place(tmp, out), hits
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    """Run the jobs into a staging folder beside out and swap it into place only when all succeeded
+    (nothing half-written, never old and new files mixed; the files of out that the jobs do not
+    write are kept). Returns the files written and the cache hits; raises RenderError or OSError."""
+    with output_set(out, "render") as stage:
+        hits = run_jobs(jobs, stage, cache, workers)
+        written = new_files(stage)
+    return [out / p for p in written], hits
 
 
 def write_charts(games, out: Path, langs=("ja",), formats=("svg",), cache: Path | None = None,
