@@ -1,4 +1,4 @@
-# tcgtiming: `make site` (the main job on the shipped rules) and `make test`.
+# tcgtiming: `make site` (the main job on the shipped rules), `make test` and `make fuzz`.
 # Both set up what they need: Debian packages when missing, Python packages in .venv.
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 OUT := build
 APT_PACKAGES := graphviz fonts-ipaexfont-gothic
 
-.PHONY: site test setup system-deps python-deps clean schema reference bench
+.PHONY: site test setup system-deps python-deps clean schema reference bench fuzz
 
 site: setup
 	@rm -rf $(OUT).tmp && mkdir -p $(OUT).tmp/models
@@ -57,6 +57,12 @@ bench: setup
 	$(BIN)/python benchmarks/frontend.py
 	$(BIN)/python benchmarks/anchor_turn.py
 	$(BIN)/python benchmarks/render.py
+
+# the long fuzz run: seeded, for minutes; prints inputs, tracebacks, hangs and unlocated diagnostics
+FUZZ_SEED ?= 14
+FUZZ_MINUTES ?= 5
+fuzz: setup
+	$(BIN)/python tests/fuzz/run.py --seed $(FUZZ_SEED) --minutes $(FUZZ_MINUTES)
 
 schema: setup
 	$(BIN)/tcgtiming schema --out schema/tcgtiming-rules.schema.json
