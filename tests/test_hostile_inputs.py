@@ -216,12 +216,21 @@ def test_validate_refuses_a_fifo_and_a_folder_holding_one_without_blocking(tmp_p
     assert "1 error" in p.stdout
 
 
-def test_validate_refuses_a_device_and_names_a_symlink_loop(tmp_path):
+def test_validate_refuses_a_device_and_a_socket_and_names_a_symlink_loop(tmp_path):
+    import socket
+
     loop = tmp_path / "loop.yaml"
     os.symlink(loop, loop)
-    p = _validate("/dev/zero", loop)
+    sock_path = tmp_path / "s.yaml"
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(sock_path))
+    try:
+        p = _validate("/dev/zero", loop, sock_path)
+    finally:
+        sock.close()
     assert p.returncode == 1 and "Traceback" not in p.stderr, p
     assert "/dev/zero: error[Y100]: not a regular file but a character device" in p.stdout
+    assert f"{sock_path}: error[Y100]: not a regular file but a socket" in p.stdout
     assert f"{loop}: error[Y100]: cannot read the file: Too many levels of symbolic links" in p.stdout
 
 

@@ -305,3 +305,15 @@ def test_a_render_onto_a_full_disk_says_disk_full_and_leaves_nothing(tmp_path, f
     assert "rc=1" in p.stdout and "disk full" in p.stderr, p  # old, svg: "dot failed (1): gvwrite_no_z problem 5"
     assert "Traceback" not in p.stderr
     assert p.stdout.strip().endswith("rc=1"), p.stdout  # nothing left on the disk
+
+
+def test_an_output_folder_reached_by_a_link_keeps_the_link(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "old.txt").write_text("old", encoding="utf-8")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    with outputs.output_set(link, "render") as stage:
+        (stage / "new.txt").write_text("new", encoding="utf-8")
+    assert link.is_symlink() and sorted(os.listdir(link)) == ["new.txt", "old.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["cache", "link", "real"] or sorted(os.listdir(tmp_path)) == ["link", "real"]

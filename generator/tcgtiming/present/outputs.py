@@ -44,7 +44,7 @@ def output_set(target: Path, tag: str) -> Iterator[Path]:
     """A staging folder for the files of one run; on a normal exit they replace the target as one
     unit (see the module); on an exception nothing changes. Raises OSError (UnsafeTarget, a target
     that is a file, a folder that cannot be written)."""
-    target = Path(target)
+    target = Path(os.path.realpath(target))  # a link to the output folder: the folder it names is swapped
     check_target(target)
     started = time.time()
     target.parent.mkdir(parents=True, exist_ok=True)
