@@ -26,11 +26,11 @@ charts and timing tables, the traces, the pages, the site) and moves it into OUT
 Modules: ``markup`` (words, Markdown/HTML, links, chart files), ``inputs`` (compiling and running
 what the site shows), ``nodes`` (node entries), ``pages`` (a game's pages), ``scenario_pages``,
 ``docs`` (every page, the navigation, the mkdocs configuration, the hand-written parts in ``data/``),
-``build`` (the one pass, mkdocs, moving into place).
+``publish`` (the one pass, mkdocs, moving into place).
 """
 from __future__ import annotations
 
-from .build import OUTPUTS, BuildError, Built, build, draw_charts, move_into_place, run_mkdocs
+from .publish import OUTPUTS, BuildError, Built, build, draw_charts, move_into_place, run_mkdocs
 from .docs import HAND_WRITTEN, generate, mkdocs_config, nav, write_docs
 from .inputs import InputError, Inputs, ScenarioRun, collect, rule_files, scenario_files
 from .markup import chart_file, node_page
