@@ -125,7 +125,6 @@ def write_docs(p: Pages, folder: Path) -> None:
             f.write_bytes(content.read_bytes())
 
 
-
 def walk(folder: Traversable, prefix: str = ""):
     """(path below folder, file) for every file below a folder (a Path or a package's Traversable), sorted."""
     for item in sorted(folder.iterdir(), key=lambda t: t.name):
