@@ -3,7 +3,6 @@ scenarios, then read back as a reader's browser would: pages, node anchors, the 
 citations, Japanese heading ids, scenario traces; plus determinism and the command line."""
 from __future__ import annotations
 
-import io
 import posixpath
 import re
 import shutil
@@ -24,11 +23,10 @@ pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is
 def built(tmp_path_factory):
     """The whole site of the shipped rules, built once for this module."""
     base = tmp_path_factory.mktemp("site")
-    log = io.StringIO()
-    out = site.build(str(ROOT / "rules"), base / "out", cache=base / "cache", log=log)
-    assert out == base / "out" / "site"
+    result = site.build(str(ROOT / "rules"), base / "out", cache=base / "cache")
+    assert result.out == base / "out" and result.mkdocs_said == ""
     inputs = site.collect(str(ROOT / "rules"))
-    return base, out, inputs
+    return base, base / "out" / "site", inputs
 
 
 # --- reading the built HTML -----------------------------------------------------------------------
@@ -134,8 +132,9 @@ def test_the_site_is_offline_and_plain(built):
         text = f.read_text(encoding="utf-8")
         assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, f
         assert not re.search(r'<(?:script|link)[^>]+(?:src|href)="(?:https?:)?//', text), f
-    cfg = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    assert "font: false" in cfg and "language: ja" in cfg and "site_dir: build/site" in cfg
+    cfg = (out.parent / "mkdocs.yml").read_text(encoding="utf-8")  # self-contained: no path of this machine
+    assert "font: false" in cfg and "language: ja" in cfg and "\nsite_dir: site\n" in cfg and "INHERIT" not in cfg
+    assert str(ROOT) not in cfg and (site.HAND_WRITTEN.parent / "mkdocs.yml").read_text(encoding="utf-8") in cfg
 
 
 def test_every_node_has_an_anchor_where_its_chart_links(built):
@@ -296,7 +295,7 @@ def test_generation_is_deterministic(built, tmp_path):
     for k in range(2):
         folder = tmp_path / f"charts{k}"
         site.draw_charts(inputs, folder, base / "cache")
-        pages = site.generate(inputs, folder, ROOT / "site")
+        pages = site.generate(inputs, folder)  # the hand-written pages shipped with the package
         site.write_docs(pages, tmp_path / f"docs{k}")
         outs.append(tmp_path / f"docs{k}")
     first = {p.relative_to(outs[0]): p.read_bytes() for p in sorted(outs[0].rglob("*")) if p.is_file()}
@@ -371,5 +370,5 @@ def test_a_broken_link_fails_the_strict_build(mini_rules, tmp_path):
     hand.mkdir()
     (hand / "index.md").write_text("# Home\n\n[a page that is not there](mini/nothing.md#x)\n", encoding="utf-8")
     with pytest.raises(site.BuildError, match="nothing.md"):
-        site.build(str(mini_rules), tmp_path / "out", cache=tmp_path / "cache", hand_written=hand, log=io.StringIO())
+        site.build(str(mini_rules), tmp_path / "out", cache=tmp_path / "cache", hand_written=hand)
     assert not (tmp_path / "out" / "site").exists()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import io
 import shutil
 import threading
 from pathlib import Path
@@ -30,7 +29,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     base = tmp_path_factory.mktemp("site-browser")
-    out = site.build(str(ROOT / "rules"), base / "out", cache=base / "cache", log=io.StringIO())
+    out = site.build(str(ROOT / "rules"), base / "out", cache=base / "cache").out / "site"
     handler = functools.partial(_Quiet, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
