@@ -52,4 +52,4 @@ reference: setup
 	$(BIN)/tcgtiming reference README.md --update
 
 clean:
-	rm -rf $(OUT) $(OUT).tmp $(VENV) .pytest_cache .hypothesis
+	rm -rf $(OUT) $(VENV) .pytest_cache .hypothesis

@@ -288,6 +288,21 @@ def test_reference_page_has_the_generated_tables(built):
             assert f"<code>{name}</code>" in text
 
 
+def test_the_reference_guide_is_published_and_in_the_navigation(built):
+    from importlib.resources import files
+
+    _, out, _ = built
+    guide = sorted(f.name[:-3] for f in (files("tcgtiming.present") / "guide").iterdir() if f.name.endswith(".md"))
+    assert "rule-language" in guide and "diagnostics" in guide
+    home = (out / "index.html").read_text(encoding="utf-8")
+    for name in guide:
+        page = (out / "guide" / f"{name}.html").read_text(encoding="utf-8")
+        assert "<h1" in page
+        assert f'href="guide/{name}.html"' in home, f"guide/{name} is not in the navigation"
+    rules = (out / "guide" / "rule-language.html").read_text(encoding="utf-8")
+    assert "<code>first_turn_of_game</code>" in rules  # the generated predicates table
+
+
 def test_generation_is_deterministic(built, tmp_path):
     base, _, _ = built
     inputs = site.collect(str(ROOT / "rules"))

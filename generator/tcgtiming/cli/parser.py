@@ -75,8 +75,11 @@ def parser() -> argparse.ArgumentParser:
         "site", help="build the bilingual static site (mkdocs)",
         description="Generate the pages of the bilingual (Japanese / English) site from the compiled rules, the "
         "runs of the shipped scenarios and the reference tables, then build it with 'mkdocs build --strict'. "
-        "Writes OUT/docs (the generated Markdown), OUT/site (the site: open OUT/site/index.html) and "
-        "OUT/mkdocs.yml (the config mkdocs ran with), each moved into place only when everything succeeded. "
+        "Everything in one pass (each rule file compiled once, each scenario run once, each chart drawn once): "
+        "writes OUT/models (the compiled models), OUT/charts (charts and timing tables, ja and en), OUT/traces "
+        "(the scenarios' traces), OUT/docs (the generated Markdown), OUT/site (the site: open "
+        "OUT/site/index.html) and OUT/mkdocs.yml (the config mkdocs ran with), moved into place together only "
+        "when everything succeeded. "
         "Exit 0 when done, 1 when a rule file or a scenario is invalid (diagnostics printed) or the build "
         "fails, 2 on usage errors.")
     s.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")

@@ -90,6 +90,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "site.scenarios": ("シナリオ", "scenarios"),
     "site.scenario_list": ("シナリオ一覧", "all scenarios"),
     "site.reference": ("リファレンス", "reference"),
+    "site.reference_tables": ("語彙と診断コードの表", "tables of the vocabulary and codes"),
     "site.nodes": ("ノード（時間順）", "nodes in time order"),
     "site.chart": ("チャート", "chart"),
     "site.chart_en": ("英語版のチャート", "the chart in English"),

@@ -21,6 +21,8 @@ from .scenario_pages import scenario_page, scenarios_index
 
 DATA = files(__package__) / "data"
 HAND_WRITTEN = DATA / "pages"  # the hand-written pages and assets, copied into the docs
+GUIDE = files("tcgtiming.present") / "guide"  # the reference guide pages, published under guide/
+GUIDE_ORDER = ("index", "commands", "rule-language", "scenarios", "diagnostics", "charts", "site", "performance")
 GAMES_MARKER = "<!-- tcgtiming: games -->"
 
 
@@ -79,6 +81,8 @@ def generate(inputs: Inputs, drawn: Path, hand_written: Traversable | None = HAN
         for sr in runs:
             p.pages[f"{g.id}/scenarios/{sr.stem}.md"] = scenario_page(p, g, sr)
     p.pages["reference.md"] = reference_page()
+    for name, text in guide_pages():
+        p.pages[f"guide/{name}.md"] = text
     if hand_written is not None and hand_written.is_dir():
         for r, f in walk(hand_written):
             if r.endswith(".md"):
@@ -107,8 +111,26 @@ def nav(inputs: Inputs) -> list:
                       [{f"{sr.scenario.title.ja} / {sr.scenario.title.en}": f"{g.id}/scenarios/{sr.stem}.md"}
                        for sr in runs]})
         out.append({f"{g.name.ja} / {g.name.en}": items})
-    out.append({both("reference"): "reference.md"})
+    guide = [{_title(text): f"guide/{name}.md"} for name, text in guide_pages()]
+    out.append({both("reference"): guide + [{both("reference_tables"): "reference.md"}]})
     return out
+
+
+def guide_pages() -> list[tuple[str, str]]:
+    """The reference guide pages (name, Markdown) in reading order: the ones GUIDE_ORDER names
+    first, any others after them by name. Their generated tables are kept current by
+    ``tcgtiming reference --check`` (a test), so they are published as they are."""
+    found = {f.name[:-3]: f for f in GUIDE.iterdir() if f.name.endswith(".md")}
+    order = [n for n in GUIDE_ORDER if n in found] + sorted(set(found) - set(GUIDE_ORDER))
+    return [(n, found[n].read_text(encoding="utf-8")) for n in order]
+
+
+def _title(markdown: str) -> str:
+    """A page's title: its first level-one heading."""
+    for line in markdown.splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return "?"
 
 
 def write_docs(p: Pages, folder: Path) -> None:
