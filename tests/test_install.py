@@ -30,7 +30,7 @@ from packaging.version import Version
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is not installed")
 
 DATA = ["tcgtiming/present/site/data/mkdocs.yml", "tcgtiming/present/site/data/pages/index.md",
-        "tcgtiming/present/site/data/pages/assets/extra.css"]
+        "tcgtiming/present/site/data/pages/assets/extra.css", "tcgtiming/present/guide/rule-language.md"]
 NO_BACKEND = ("No matching distribution found for setuptools", "Could not find a version that satisfies the "
               "requirement setuptools", "Failed to establish a new connection", "Network is unreachable")
 
@@ -87,7 +87,11 @@ def test_the_wheel_carries_the_sites_hand_written_parts(wheel):
             assert z.read(name) == (ROOT / "generator" / name).read_bytes(), name
 
 
-def test_the_installed_command_builds_the_site_outside_the_repository(wheel, tmp_path):
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory):
+    """A fresh venv holding the wheel alone, a folder outside the repository with a copy of the rules,
+    and the environment to run the installed command in."""
+    tmp_path = tmp_path_factory.mktemp("installed")
     venv = tmp_path / "venv"
     assert _run(sys.executable, "-m", "venv", "--without-pip", venv).returncode == 0
     py = venv / "bin" / "python"
@@ -104,7 +108,11 @@ def test_the_installed_command_builds_the_site_outside_the_repository(wheel, tmp
     env.update(PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", TCGTIMING_CACHE_DIR=str(tmp_path / "cache"))
     where = _run(py, "-c", "import tcgtiming; print(tcgtiming.__file__)", cwd=work, env=env).stdout.strip()
     assert Path(where).is_relative_to(venv), where  # the wheel's copy, not the checkout
+    return venv, work, env
 
+
+def test_the_installed_command_builds_the_site_outside_the_repository(installed):
+    venv, work, env = installed
     p = _run(venv / "bin" / "tcgtiming", "site", "--rules", "rules", "--out", "out", cwd=work, env=env, timeout=900)
     assert p.returncode == 0, p.stdout + p.stderr
     out = work / "out"
@@ -117,3 +125,25 @@ def test_the_installed_command_builds_the_site_outside_the_repository(wheel, tmp
     assert list((out / "traces" / "ws").glob("*.jsonl"))
     config = (out / "mkdocs.yml").read_text(encoding="utf-8")
     assert str(venv) not in config and str(ROOT) not in config  # self-contained: no install path in it
+
+
+@pytest.mark.parametrize("args, expect", [
+    (["--version"], "tcgtiming "),
+    (["validate", "rules"], "no problems"),
+    (["compile", "rules/ws/game.yaml"], '"id": "ws"'),
+    (["render", "rules/gundam/game.yaml", "--phase", "turn", "--format", "png", "--format", "mermaid",
+      "--lang", "en", "--out", "charts"], ""),
+    (["render", "rules/gundam/game.yaml", "--format", "table"], "×"),
+    (["simulate", "rules/ws/scenarios/front-attack-counter.yaml", "--lang", "ja", "--strict"], "アタック"),
+    (["schema", "--kind", "scenario"], '"$schema"'),
+    (["codes"], "C315"),
+    (["reference", "--check"], "current"),
+])
+def test_every_other_command_works_installed(installed, args, expect):
+    venv, work, env = installed
+    p = _run(venv / "bin" / "tcgtiming", *args, cwd=work, env=env, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert expect in p.stdout
+    if args[0] == "render" and "--out" in args:
+        assert (work / "charts" / "gundam" / "turn.en.png").stat().st_size > 1000
+        assert (work / "charts" / "gundam" / "turn.en.mmd").is_file()
