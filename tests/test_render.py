@@ -148,15 +148,18 @@ def test_node_kinds_have_their_colours_and_shapes(mini):
     assert all(a["color"] == "#ff0000" and a["peripheries"] == "2" for a in by["check"])
     # distinct shapes
     assert seen["main.play"]["shape"] == "diamond"  # a player's choice is a decision
-    assert all(a["shape"] == "diamond" and a["color"] == "#000000" for a in by["branch"])
     assert all(a["shape"] == "tab" for a in by["window"])
-    assert all(a["shape"] == "cds" and a["color"] == "#0000ff" for a in by["trigger"])
     assert all(a["shape"] == "doubleoctagon" for a in by["end_game"])
-    assert all(a["shape"] == "hexagon" for a in by["loop"] + by["foreach"])
+    # what the rules do by themselves is blue like the automatic actions, told apart by its shape
+    assert all(a["shape"] == "cds" and a["color"] == "#0000ff" for a in by["trigger"])
+    assert all(a["shape"] == "diamond" and a["color"] == "#0000ff" for a in by["branch"])
+    assert all(a["shape"] == "hexagon" and a["color"] == "#0000ff" for a in by["loop"] + by["foreach"])
+    assert all(a["shape"] == "rarrow" and a["color"] == "#0000ff" for a in by["goto"] + by["exit"])
     closed = by["closed"][0]
     assert closed["fillcolor"] == "#d9d9d9" and "dashed" in closed["style"] and "no play" in plain(closed["label"])
     assert all(a["fillcolor"] == "#404040" for a in by["begin"] + by["end"])
     assert all(a["peripheries"] == "2" and a["shape"] == "box" for a in by["call"])
+    assert all(a["color"] == "#0000ff" for a in by["call"])  # the mini game's procedures are automatic
 
 
 def test_priority_window_shows_who_has_priority_first_and_who_may_act(mini):

@@ -167,7 +167,8 @@ table.tcg-timing td.cell.open { background: #effaef; color: #006400; }
 table.tcg-timing td.cell.shut { color: #666; }
 table.tcg-timing td.section { background: #f4f4f4; font-weight: bold; }
 table.tcg-timing .k-player, table.tcg-timing .k-choice { color: #009f00; }
-table.tcg-timing .k-auto, table.tcg-timing .k-trigger { color: #0000ff; }
+table.tcg-timing .k-auto, table.tcg-timing .k-trigger, table.tcg-timing .k-branch, table.tcg-timing .k-loop,
+table.tcg-timing .k-goto, table.tcg-timing .k-exit, table.tcg-timing .k-call { color: #0000ff; }
 table.tcg-timing .k-check { color: #ff0000; }
 table.tcg-timing .k-window { color: #b36200; font-weight: bold; }
 table.tcg-timing .ctx { color: #555; }
