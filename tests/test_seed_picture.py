@@ -118,3 +118,61 @@ def test_every_coloured_item_of_the_ws_flow_is_drawn_in_its_colour(ws, drawn):
     for ex in data.get("exceptions", ()):
         assert ex["reason"].strip()
         assert family(_drawn_colour(ws, drawn, ex)) == ex["drawn"] != family(colours[ex["line"]]), ex
+
+
+# --- the Gundam War timing chart ----------------------------------------------------------------------
+
+# The row names of the source's chart (game terms; the rows themselves are read from the document).
+_ROWS = ("フェイズ開始", "ステップ開始", "規定の効果", "フリータイミング", "フェイズ終了", "ダメージリセット", "効果解決",
+         "手札調整", "効果終了・ターン終了")
+_PLAY = "フリータイミング"  # the one timing of the chart where cards and texts may be played
+_SIDES = ("自軍", "敵軍")
+# rows the rule file names otherwise, on purpose (each has a note in rules/gundam/game.yaml)
+_RENAMED = {("攻撃ステップ", "フェイズ終了"): "ステップ終了", ("防御ステップ", "フェイズ終了"): "ステップ終了",
+            ("ダメージ判定ステップ", "フェイズ終了"): "ステップ終了"}
+
+
+def gundam_chart(text: str) -> list[tuple[str, str, bool, bool]]:
+    """The rows of the source's timing chart: (phase or step, row, own side may play, enemy side may
+    play). This copy of the two-column chart lists each row twice (own side, then enemy side), with
+    the column headings (自軍 … / 敵軍 …) in between; the grey (no play) cells are lost, and the text
+    under the chart says which they are: every row but the free timings."""
+    lines = text.split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.strip() == "タイミングチャート")
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("※"))
+    header, cells = "", []
+    for ln in lines[start + 1:end]:
+        for cell in (c.strip() for c in ln.split("|")):
+            flat = cell.replace(" ", "")
+            if flat.startswith(_SIDES) and flat.endswith(("フェイズ", "ステップ")):
+                header = flat[2:]
+            elif cell in _ROWS:
+                cells.append((header, cell))
+    assert len(cells) % 2 == 0
+    rows = []
+    for (h1, own), (h2, enemy) in zip(cells[::2], cells[1::2]):
+        assert (h1, own) == (h2, enemy), "the two columns list the same timings"
+        rows.append((h1, own, own == _PLAY, enemy == _PLAY))
+    return rows
+
+
+@needs_shared
+def test_the_gundam_war_table_matches_the_sources_chart_cell_by_cell():
+    chart = gundam_chart((SEEDS / "gundam-war-play-timing.ja.txt").read_text(encoding="utf-8"))
+    assert len(chart) == 35
+    game = compile_file(ROOT / "rules" / "gundam" / "game.yaml").game
+    table = tables.seed_rows(game, "ja")
+    assert len(table) == len(chart)
+    differ, cells = [], 0
+    for (where, name, own, enemy), r in zip(chart, table):
+        assert r.section.endswith(where), (r.n, r.section, where)
+        label = _RENAMED.get((where, name), name)
+        assert r.timing.startswith(label), (r.n, r.timing, name)
+        for side, want, cell in (("own", own, r.own), ("enemy", enemy, r.opp)):
+            cells += 1
+            if cell.open != want or (cell.text.startswith("×") == want):
+                differ.append(f"row {r.n} {where} {name} ({side}): source {'○' if want else '×'}, table {cell.text}")
+        if r.closed != (not (own or enemy)):
+            differ.append(f"row {r.n} {where} {name}: the row's mark")
+    assert cells == 70
+    assert not differ, f"{cells - len(differ)} of {cells} cells agree:\n" + "\n".join(differ)

@@ -185,13 +185,25 @@ WORDS: dict[str, tuple[str, str]] = {
     "table.check": ("× チェックタイミング", "× check timing"),
     "table.call": ("× {}", "× {}"),
     "table.call_open": ("→ {}: {}", "→ {}: {}"),
-    "table.inside": ("中で行動あり", "you act inside"),
+    "table.inside": ("中でプレイできる", "you may play inside"),
+    "table.act_only": ("× プレイ不可（ここで行動{}）", "× no play (you act here{})"),
+    "table.act_inside": ("（中で行動あり、プレイ不可）", "(you act inside, no play)"),
     "table.else": ("それ以外", "otherwise"),
     "table.loop": ("繰り返し", "repeat"),
-    "table.note": ("× = だれもプレイできない（原典の灰色の行）。○ = どちらかのプレイヤーがプレイまたは行動できる。"
-             "列はプレイヤー1人から見たもの：自分のターンと相手のターン。",
-             "× = no one may play (the grey rows of the source). ○ = a player may play or act. "
-             "The columns are seen from one player: their own turn and their opponent's turn."),
+    "table.k.structure": ("区切り（生成）", "boundary (generated)"),
+    "table.structure_mark": ("—", "—"),
+    "table.note": ("○ = プレイできるタイミング。× = だれもプレイできない（原典の灰色の行）。優先権のあるタイミングがある"
+                   "ゲームでは、それ以外でのプレイヤーの行動（選択など）はプレイのタイミングではなく、× の行のセルに書く。"
+                   "— = 生成した区切りの行（原典の行ではない）。字下げした行は、上の行の選択肢・場合分け・繰り返しの中身。"
+                   "列はプレイヤー1人から見たもの：自分のターンと相手のターン。",
+                   "○ = a play timing. × = no one may play (the grey rows of the source). In a game with priority "
+                   "windows, a player's action elsewhere (a choice, say) is not a play timing: it is written in the "
+                   "cell of a × row. — = a generated boundary row, not a row of the source. Indented rows are the "
+                   "inside of the option, case or loop above. The columns are seen from one player: their own turn "
+                   "and their opponent's turn."),
+    "table.note_seed": ("原典の行だけの表示：生成した区切りの行と、選択肢・場合分け・繰り返しの中身の行を省いている。",
+                        "The source's rows only: the generated boundary rows and the rows inside options, cases "
+                        "and loops are left out."),
 }
 
 
