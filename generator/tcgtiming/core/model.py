@@ -196,8 +196,11 @@ class Container:
 
 @dataclass(frozen=True, slots=True)
 class Section:
+    """A place in a source document: its own heading, or our own short label with a line range."""
+
     id: str
     title: str
+    lines: tuple[int, int] | None = None  # first and last line (1-based, inclusive)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,10 @@ class FileChecks:
         self.unique([x.id for x in rf.sources], ("sources",), "source")
         for i, src in enumerate(rf.sources):
             self.unique([y.id for y in src.sections], ("sources", i, "sections"), f"section of '{src.id}'")
+            for j, sec in enumerate(src.sections):
+                if sec.lines and sec.lines[0] > sec.lines[1]:
+                    self.fail("S204", f"section '{sec.id}' of source '{src.id}': lines {sec.lines} end before they begin",
+                              ("sources", i, "sections", j, "lines"), help="write [first, last]")
             self.opt_text(src.note, ("sources", i, "note"))
         for name, items in (("roles", rf.roles), ("zones", rf.zones), ("events", rf.events), ("plays", rf.plays),
                             ("lists", rf.lists), ("rule_processes", rf.rule_processes)):

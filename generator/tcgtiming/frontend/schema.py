@@ -209,8 +209,13 @@ NODE_KINDS = ("auto", "player", "check", "trigger", "window", "closed", "branch"
 
 
 class Section(Model):
+    """A place in a source document: named by the document's own heading, or by a short label in our
+    own words with its line range. A section never quotes the document's sentences."""
+
     id: Id
-    title: str
+    title: str = Field(description="The document's own heading, or a short label in our own words (then give lines).")
+    lines: Annotated[list[Annotated[int, Field(ge=1)]], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="[first, last]: the lines of the document the section covers (1-based, inclusive).")
 
 
 class Source(Model):

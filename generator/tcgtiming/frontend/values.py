@@ -43,7 +43,7 @@ def registries(rf) -> dict:
     return dict(
         id=rf.game.id, name=text(rf.game.name), note=text(rf.game.note),
         sources=m.freeze_map({x.id: m.Source(x.id, x.title, x.file, x.url,
-                                             tuple(m.Section(y.id, y.title) for y in x.sections), text(x.note))
+                                             tuple(m.Section(y.id, y.title, tuple(y.lines) if y.lines else None) for y in x.sections), text(x.note))
                               for x in rf.sources}),
         roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
         zones=named(rf.zones), events=named(rf.events), plays=named(rf.plays),
