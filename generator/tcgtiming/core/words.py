@@ -70,6 +70,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "chart.caller": ("呼び出し元（{}か所）", "called from {} place"),
     "chart.back_to_caller": ("呼び出し元へ戻る", "back to the caller"),
     "chart.sources": ("出典", "Sources"),
+    "chart.readings": ("読み方", "Readings"),
+    "chart.runs": ("← このファイルが従う", "← this file follows it"),
     "chart.line": ("（{}行目）", " (line {})"),
     "chart.lines": ("（{}〜{}行目）", " (lines {}–{})"),
     "chart.title": ("{} — {}", "{} — {}"),

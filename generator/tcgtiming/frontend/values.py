@@ -34,6 +34,11 @@ def cites_of(value, inherited: tuple) -> tuple:
     return tuple(parse_cite(v) for v in items)
 
 
+def readings_of(items) -> tuple:
+    """The readings of a node or container (``schema.Reading`` -> ``model.Reading``)."""
+    return tuple(m.Reading(r.id, text(r.says), cites_of(r.cite, ()), r.runs) for r in items or ())
+
+
 def registries(rf) -> dict:
     """The game's fields that come straight from the rule file (``schema.RuleFile``): everything
     but its containers, nodes and edges."""

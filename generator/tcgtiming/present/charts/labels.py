@@ -66,6 +66,10 @@ def tooltip(game: Game, node, lang: str) -> str:
     note = _text(getattr(node, "note", None), lang)
     if note:
         parts.append(note)
+    readings = getattr(node, "readings", ())
+    if readings:
+        parts.append(ui("readings", lang) + ":\n" + "\n".join(
+            f"({r.id}) {r.says.get(lang)}" + (" " + ui("runs", lang) if r.runs else "") for r in readings))
     cites = _cites(game, node, lang)
     if cites:
         parts.append(ui("sources", lang) + ":\n" + "\n".join(cites))
