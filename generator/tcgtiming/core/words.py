@@ -16,13 +16,14 @@ WORDS: dict[str, tuple[str, str]] = {
     "chart.k.auto": ("自動処理", "automatic"),
     "chart.k.check": ("チェックタイミング", "check timing"),
     "chart.k.call": ("手順の呼び出し", "procedure call"),
+    "chart.k.call_mixed": ("手順の呼び出し（中でプレイヤーが行動）", "procedure call (players act inside)"),
     "chart.k.trigger": ("誘発（自動能力が待機）", "trigger point"),
     "chart.k.window": ("優先権のあるタイミング", "priority window"),
     "chart.k.closed": ("クローズド（プレイ不可）", "closed (no play)"),
     "chart.k.branch": ("ルールによる分岐", "decision by the rules"),
     "chart.k.loop": ("繰り返し", "loop"),
-    "chart.k.goto": ("戻る・進む", "go to"),
-    "chart.k.exit": ("抜ける", "exit"),
+    "chart.k.goto": ("戻る", "go back"),
+    "chart.k.exit": ("先へ進む・抜ける", "go ahead / exit"),
     "chart.k.end_game": ("ゲーム終了", "game end"),
     "chart.k.stub": ("別のチャートへ", "to another chart"),
     "chart.k.phase": ("フェイズ", "phase"),
@@ -69,6 +70,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "chart.caller": ("呼び出し元（{}か所）", "called from {} place"),
     "chart.back_to_caller": ("呼び出し元へ戻る", "back to the caller"),
     "chart.sources": ("出典", "Sources"),
+    "chart.readings": ("読み方", "Readings"),
+    "chart.runs": ("← このファイルが従う", "← this file follows it"),
+    "chart.line": ("（{}行目）", " (line {})"),
+    "chart.lines": ("（{}〜{}行目）", " (lines {}–{})"),
     "chart.title": ("{} — {}", "{} — {}"),
     "chart.overview": ("ターンの流れ", "the turn"),
     "chart.s.player": ("行動{}", "{} player action{}"),
@@ -185,13 +190,25 @@ WORDS: dict[str, tuple[str, str]] = {
     "table.check": ("× チェックタイミング", "× check timing"),
     "table.call": ("× {}", "× {}"),
     "table.call_open": ("→ {}: {}", "→ {}: {}"),
-    "table.inside": ("中で行動あり", "you act inside"),
+    "table.inside": ("中でプレイできる", "you may play inside"),
+    "table.act_only": ("× プレイ不可（ここで行動{}）", "× no play (you act here{})"),
+    "table.act_inside": ("（中で行動あり、プレイ不可）", "(you act inside, no play)"),
     "table.else": ("それ以外", "otherwise"),
     "table.loop": ("繰り返し", "repeat"),
-    "table.note": ("× = だれもプレイできない（原典の灰色の行）。○ = どちらかのプレイヤーがプレイまたは行動できる。"
-             "列はプレイヤー1人から見たもの：自分のターンと相手のターン。",
-             "× = no one may play (the grey rows of the source). ○ = a player may play or act. "
-             "The columns are seen from one player: their own turn and their opponent's turn."),
+    "table.k.structure": ("区切り（生成）", "boundary (generated)"),
+    "table.structure_mark": ("—", "—"),
+    "table.note": ("○ = プレイできるタイミング。× = だれもプレイできない（原典の灰色の行）。優先権のあるタイミングがある"
+                   "ゲームでは、それ以外でのプレイヤーの行動（選択など）はプレイのタイミングではなく、× の行のセルに書く。"
+                   "— = 生成した区切りの行（原典の行ではない）。字下げした行は、上の行の選択肢・場合分け・繰り返しの中身。"
+                   "列はプレイヤー1人から見たもの：自分のターンと相手のターン。",
+                   "○ = a play timing. × = no one may play (the grey rows of the source). In a game with priority "
+                   "windows, a player's action elsewhere (a choice, say) is not a play timing: it is written in the "
+                   "cell of a × row. — = a generated boundary row, not a row of the source. Indented rows are the "
+                   "inside of the option, case or loop above. The columns are seen from one player: their own turn "
+                   "and their opponent's turn."),
+    "table.note_seed": ("原典の行だけの表示：生成した区切りの行と、選択肢・場合分け・繰り返しの中身の行を省いている。",
+                        "The source's rows only: the generated boundary rows and the rows inside options, cases "
+                        "and loops are left out."),
 }
 
 
