@@ -344,7 +344,9 @@ def test_generation_is_deterministic(built, tmp_path):
     first = {p.relative_to(outs[0]): p.read_bytes() for p in sorted(outs[0].rglob("*")) if p.is_file()}
     second = {p.relative_to(outs[1]): p.read_bytes() for p in sorted(outs[1].rglob("*")) if p.is_file()}
     assert first.keys() == second.keys() and first == second
-    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == first
+    # the site as built: the same, and besides it only each language's search index
+    built_files = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert {k: v for k, v in built_files.items() if k.parts[1:2] != ("pagefind",)} == first
 
 
 def test_a_template_folder_replaces_the_packaged_templates_by_name(mini_rules, tmp_path):
@@ -437,3 +439,26 @@ def test_a_broken_link_fails_the_build(mini_rules, tmp_path):
     with pytest.raises(site.BuildError, match="nothing.html"):
         site.build(str(mini_rules), tmp_path / "out", cache=tmp_path / "cache", hand_written=hand)
     assert not (tmp_path / "out" / "site").exists()
+
+
+def _weight(out: Path, f: Path) -> int:
+    """What a first visit of a page loads: the HTML, its style sheets, scripts and charts."""
+    text = f.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    for mo in re.finditer(r'<(?:link rel="stylesheet"|script|object)[^>]*?(?:href|src|data)="([^"]+)"', text):
+        parts = urlsplit(unescape(mo.group(1)))
+        if not parts.scheme:
+            size += (f.parent / unquote(parts.path)).resolve().stat().st_size
+    return size
+
+
+def test_a_first_visit_of_any_page_loads_under_600_kb(built):
+    _, out, _ = built
+    weights = {f.relative_to(out).as_posix(): _weight(out, f) for f in out.glob("*/**/*.html")
+               if "nodes" not in f.relative_to(out).parts}
+    heavy = {k: v for k, v in weights.items() if v > 600_000}
+    assert heavy == {}
+    assert weights["ja/index.html"] < 60_000  # the home page: no search index, no framework
+    # the search index loads only on the search page, and only when a reader searches
+    assert "pagefind/" not in (out / "ja" / "index.html").read_text(encoding="utf-8")
+    assert (out / "ja" / "pagefind" / "pagefind.js").is_file() and (out / "en" / "pagefind" / "pagefind.js").is_file()

@@ -95,3 +95,48 @@ def test_the_chart_object_loads_its_svg(served, page):
     assert data and data.endswith(".ja.svg")
     response = page.request.get(f"{url}/ja/ws/{data}" if not data.startswith(("/", "http")) else data)
     assert response.ok and b"<svg" in response.body()[:2000]
+
+
+TERMS = ("勢力チェック", "勢力フェイズ", "ダメージ判定", "規定の効果", "アタック宣言", "自動能力", "待機状態", "チェックタイミング")
+PARTIAL = ("勢力チェ", "ダメージ判", "アタック宣")
+
+
+def _search(page, url: str, term: str, lang: str = "ja") -> list[dict]:
+    page.goto(f"{url}/{lang}/search.html?q={term}")
+    page.wait_for_function("document.getElementById('tcg-search-status').textContent.match(/件|found|見つかりません|Nothing/)",
+                           timeout=15_000)
+    return page.evaluate("""() => [...document.querySelectorAll('#tcg-search-results li')].map(li => ({
+        node: li.classList.contains('tcg-hit-node'), href: li.querySelector('a').href,
+        text: li.innerText}))""")
+
+
+@pytest.mark.parametrize("term", TERMS + PARTIAL)
+def test_search_finds_a_node_for_every_term(served, page, term):
+    url, _ = served
+    hits = _search(page, url, term)
+    assert hits, term
+    assert hits[0]["node"] and "#" in hits[0]["href"], hits[0]  # a node entry first, at its anchor
+    assert "/nodes/" not in hits[0]["href"]
+    page.goto(hits[0]["href"])
+    anchor = hits[0]["href"].split("#", 1)[1]
+    assert page.locator(f'[id="{anchor}"]').count() == 1
+
+
+def test_search_says_it_needs_a_server_on_file_urls(served, page):
+    _, base = served
+    page.goto((base / "out" / "site" / "ja" / "search.html").as_uri() + "?q=x")
+    status = page.locator("#tcg-search-status")
+    status.wait_for()
+    page.wait_for_timeout(200)
+    assert "http.server" in status.inner_text()
+
+
+def test_the_header_search_box_leads_to_the_results(served, page):
+    url, _ = served
+    page.goto(f"{url}/en/ws/turn.html")
+    box = page.locator("header input[type=search]")
+    box.fill("check timing")
+    box.press("Enter")
+    page.wait_for_url("**/en/search.html?q=check+timing")
+    hits = _search(page, url, "check timing", "en")
+    assert hits and hits[0]["node"]

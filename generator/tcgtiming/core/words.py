@@ -187,6 +187,17 @@ WORDS: dict[str, tuple[str, str]] = {
     "site.english_only": ("このページは英語のみです。", "This page is in English only."),
     "site.footer": ("tcgtiming — ルールファイルから生成。", "tcgtiming — generated from the rule files."),
     "site.tagline": ("TCGのターンのタイミング", "the timing of trading card game turns"),
+    "site.search_go": ("検索", "Search"),
+    "site.search_needs_js": ("検索には JavaScript が必要です。", "The search needs JavaScript."),
+    "site.search_file": ("検索はファイルとして開いたページ（file://）では動きません。ブラウザーが索引の読み込みを禁じるためです。"
+                         "サイトのフォルダーで python3 -m http.server を実行し、http://127.0.0.1:8000/ を開いてください。",
+                         "The search does not work on pages opened as files (file://): the browser refuses to load "
+                         "its index. Run python3 -m http.server in the site's folder and open http://127.0.0.1:8000/."),
+    "site.search_empty": ("語句を入れてください（例：勢力チェック）。", "Type a term (for example: check timing)."),
+    "site.search_loading": ("検索中…", "Searching…"),
+    "site.search_failed": ("索引を読み込めませんでした。", "The search index could not be loaded."),
+    "site.search_none": ("見つかりませんでした。", "Nothing found."),
+    "site.search_count": ("{} 件", "{} found"),
     "site.not_found": ("ページが見つかりません", "Page not found"),
     # --- the timing tables ---------------------------------------------------------------------------
     "table.title": ("{} — タイミングチャート（時間順）", "{} — timing chart (in time order)"),

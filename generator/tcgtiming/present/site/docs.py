@@ -98,6 +98,17 @@ def _title(markdown: str) -> str:
     return "?"
 
 
+def search_page(lang: str) -> Page:
+    """The search page: the header's search box leads here (?q=…); assets/search.js reads the index."""
+    form = h("form", h("input", type="search", name="q", aria_label=w("search", lang)), h("button", w("search_go", lang)),
+             class_="tcg-search-page", action="search.html")
+    status = h("p", w("search_needs_js", lang), id="tcg-search-status", class_="tcg-search-status",
+               data_file=w("search_file", lang), data_empty=w("search_empty", lang), data_loading=w("search_loading", lang),
+               data_failed=w("search_failed", lang), data_none=w("search_none", lang), data_count=w("search_count", lang))
+    body = join("\n", [heading(1, w("search", lang)), form, status, h("ol", "", id="tcg-search-results", class_="tcg-results")])
+    return Page("search.html", w("search", lang), body, search="none", scripts=("assets/search.js",))
+
+
 def home_page(inputs: Inputs, lang: str, hand_written: Traversable | None) -> Page:
     f = hand_written / f"index.{lang}.md" if hand_written is not None else None
     text = f.read_text(encoding="utf-8") if f is not None and f.is_file() else f"# tcgtiming\n\n{GAMES_MARKER}\n"
@@ -124,6 +135,10 @@ def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable |
     for name, text in guide_pages():
         p.add(Page(f"guide/{name}.html", _title(text), markdown_html(text), search="page", lang_body="en"))
     p.add(home_page(inputs, lang, hand_written))
+    p.add(search_page(lang))
+    from .search import node_records, record_pages
+
+    p.files.update(record_pages([r for g in inputs.games for r in node_records(g, lang)], lang))
     if hand_written is not None and hand_written.is_dir():
         for r, f in walk(hand_written):
             if not r.endswith(".md"):

@@ -73,7 +73,8 @@ def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup
     body = [head, h("p", tx(node.label, lang), class_="tcg-label")]
     if items:
         body.append(h("ul", *items))
-    return h("div", *body, class_=f"tcg-node k-{key} tcg-d{min(depth, 6)}", id=nid)
+    # each node is a search record of its own (search.node_records): its entry is left out of the page's
+    return h("div", *body, class_=f"tcg-node k-{key} tcg-d{min(depth, 6)}", id=nid, data_pagefind_ignore="all")
 
 
 def node_entries(game: Game, ids: list[str], page: str, lang: str) -> Markup:

@@ -27,6 +27,7 @@ class Page:
     game: str | None = None  # the game whose section of the navigation it is in
     search: str = "page"  # how the search indexes it: "page", "node" (node entries first) or "none"
     lang_body: str | None = None  # the language of the body when it is not the page's (the guide: English)
+    scripts: tuple[str, ...] = ()  # more scripts of assets/ the page loads
 
 
 @dataclass
@@ -197,7 +198,7 @@ def timing_page(game: Game, lang: str) -> Page:
     title = tables.w("title", lang, tx(game.name, lang))
     grid = Markup(_TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False)))
     body = join("\n", [heading(1, title), h("p", tables.w("note", lang), class_="tcg-cnote"),
-                       h("div", grid, class_="tcg-table-wrap tcg-timing-wrap")])
+                       h("div", grid, class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")])
     return Page(page, title, body, game.id)
 
 

@@ -8,7 +8,8 @@ once, and writes into a temporary folder inside OUT:
                                          (as ``tcgtiming render --format svg --format table``)
   ``traces/<game>/<scenario>.txt/.jsonl/.md``  each scenario's run (as ``tcgtiming simulate --out-dir``)
   ``site/``                              the site: ``ja/`` and ``en/``, the same pages in each language,
-                                         rendered through the templates (``render``), every link checked
+                                         rendered through the templates (``render``), each with its search
+                                         index (``search``), every link checked
 
 Only when all of it succeeded are these four moved into OUT, replacing the previous ones; if a move
 fails, the moves already made are undone. Nothing else in OUT is touched (OUT may be any folder).
@@ -122,15 +123,28 @@ def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | N
         pages = {lang: generate(inputs, stage, lang, hand_written) for lang in LANGS}
         n = render_pages(pages, {lang: nav(inputs, lang) for lang in LANGS}, stage / "site", templates)
         t3 = time.perf_counter()
+        search_index(inputs, stage / "site")
+        t4 = time.perf_counter()
         problems = check_links(stage / "site")
         if problems:
             raise BuildError(f"{len(problems)} broken link(s):\n  " + "\n  ".join(problems[:20]))
-        t4 = time.perf_counter()
+        t5 = time.perf_counter()
         move_into_place(stage, out, OUTPUTS)
-        seconds = {"inputs": t1 - t0, "charts": t2 - t1, "pages": t3 - t2, "links": t4 - t3}
+        seconds = {"inputs": t1 - t0, "charts": t2 - t1, "pages": t3 - t2, "search": t4 - t3, "links": t5 - t4}
         return Built(out, inputs, n, seconds)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def search_index(inputs: Inputs, site: Path) -> None:
+    """The Pagefind index of each language's folder (its pages and a record per node)."""
+    from .search import build_index
+
+    for lang in LANGS:
+        try:
+            build_index(site / lang, lang)
+        except OSError as exc:  # the binary missing or failing
+            raise BuildError(f"the search index of {lang}/ could not be built: {exc}") from None
 
 
 def render_pages(pages, navs, folder: Path, templates: Path | None) -> int:

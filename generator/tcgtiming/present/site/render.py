@@ -38,7 +38,7 @@ def _other(lang: str) -> str:
 def frame_words(lang: str) -> dict[str, str]:
     other = _other(lang)
     return {"skip": w("skip", lang), "search": w("search", lang), "menu": w("menu", lang),
-            "other_lang": w("lang_name", other), "english_only": w("english_only", lang), "footer": w("footer", lang)}
+            "other_lang": w("lang_name", other), "search_go": w("search_go", lang), "english_only": w("english_only", lang), "footer": w("footer", lang)}
 
 
 def nav_for(items: list[dict], page: Page) -> list[dict]:
@@ -72,7 +72,7 @@ def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templa
             text = base.render(lang=lang, other_lang=_other(lang), other_href=other_href, title=page.title,
                                site_name=SITE_NAME, root=up, body=page.body, nav=nav_for(navs[lang], page),
                                words=frame_words(lang), kind=kind_of(page), search=page.search,
-                               lang_body=page.lang_body)
+                               lang_body=page.lang_body, scripts=page.scripts)
             _write(root / path, text)
             n += 1
         for path, content in sorted(p.files.items()):
