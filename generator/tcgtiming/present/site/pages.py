@@ -64,7 +64,8 @@ class Pages:
 def heading(level: int, text: str, anchor: str | None = None) -> Markup:
     """A heading with an id (its words, Japanese kept) and a permalink."""
     anchor = anchor or slug(text)
-    return h(f"h{level}", text, a(f"#{anchor}", "¶", class_="tcg-permalink", aria_hidden="true"), id=anchor)
+    return h(f"h{level}", text, a(f"#{anchor}", "¶", class_="tcg-permalink", aria_hidden="true", data_pagefind_ignore=True),
+             id=anchor)
 
 
 def note(t: Text | None, lang: str, cls: str = "tcg-cnote") -> Markup:

@@ -58,7 +58,7 @@ def record_pages(records: list[Record], lang: str) -> dict[str, str]:
     for n, r in enumerate(records, 1):
         target = f"../{r.url}"
         head = Markup('<meta charset="utf-8">') + h("meta", name="robots", content="noindex") + h("title", r.title)
-        body = h("main", h("h1", r.title, data_pagefind_meta="title"), h("p", r.content),
+        body = h("main", h("h1", r.title, data_pagefind_meta="title"), h("p", r.content.removeprefix(r.title)),
                  h("p", r.where, data_pagefind_meta="where"), h("a", r.url, href=target, data_pagefind_meta="url[href]"),
                  h("span", "node", data_pagefind_meta="kind", hidden=True), data_pagefind_body=True)
         out[f"nodes/{n}.html"] = f"<!DOCTYPE html>\n{h('html', h('head', head), h('body', body), lang=lang)}\n"
