@@ -11,7 +11,7 @@ APT_PACKAGES := graphviz fonts-ipaexfont-gothic
 .PHONY: site test setup system-deps python-deps clean schema reference bench
 
 site: setup
-	@# one pass: models/, charts/ (and timing tables), traces/, docs/, site/ and mkdocs.yml, moved into $(OUT) together
+	@# one pass: models/, charts/ (and timing tables), traces/ and site/ (ja/, en/), moved into $(OUT) together
 	@$(BIN)/tcgtiming site --rules rules --out $(OUT)
 
 # the browser tests of the site use Debian's chromium (playwright cannot download browsers here)

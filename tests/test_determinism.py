@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,11 +23,10 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 def _outputs(tmp: Path, seed: str) -> dict[str, bytes]:
-    """Everything make site writes (models, charts and tables, traces, the generated pages; not the
-    HTML mkdocs builds from them, which stamps dates), and the charts as DOT and Mermaid."""
+    """Everything make site writes (models, charts and tables, traces, the site's pages), and the
+    charts as DOT and Mermaid."""
     out = tmp / f"seed{seed}"
     _run(["site", "--rules", "rules", "--out", str(out / "build")], seed, ROOT)
-    shutil.rmtree(out / "build" / "site")
     _run(["render", "rules", "--lang", "ja", "--lang", "en", "--format", "dot", "--format", "mermaid",
           "--out", str(out / "charts")], seed, ROOT)
     _run(["simulate", *SCENARIOS, "--out-dir", str(out / "traces")], seed, ROOT)

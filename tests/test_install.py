@@ -1,12 +1,12 @@
 """tcgtiming installed from its wheel (`pip install .`, not editable) into a fresh venv works outside the
-repository: `tcgtiming site` finds its hand-written pages, CSS and mkdocs configuration in the package.
+repository: `tcgtiming site` finds its templates, hand-written pages and CSS in the package.
 
 The wheel is built from a copy of the project's sources (the build leaves build/ and *.egg-info/ in
 the tree it runs in). It is built with the project's build backend (setuptools, from pyproject.toml):
 without build isolation when this environment has a fitting one, otherwise by pip in an isolated
 environment from the indexes pip is configured with (on this machine a local file index); the test is
 skipped, saying why, only when no such backend can be had. The fresh venv gets the wheel alone; the
-libraries tcgtiming needs (PyYAML, pydantic, mkdocs and its theme) come from this environment's
+libraries tcgtiming needs (PyYAML, pydantic, Jinja2, Markdown) come from this environment's
 site-packages folders through a .pth file, the way --system-site-packages lends the system's: they
 cannot be downloaded offline, and this environment is the pinned set. Nothing of the checkout is
 reachable from the installed command: no PYTHONPATH, run from a folder outside the repository, the
@@ -29,8 +29,8 @@ from packaging.version import Version
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is not installed")
 
-DATA = ["tcgtiming/present/site/data/mkdocs.yml", "tcgtiming/present/site/data/pages/index.md",
-        "tcgtiming/present/site/data/pages/assets/extra.css", "tcgtiming/present/guide/rule-language.md"]
+DATA = ["tcgtiming/present/site/data/templates/base.html", "tcgtiming/present/site/data/pages/index.ja.md",
+        "tcgtiming/present/site/data/pages/assets/site.css", "tcgtiming/present/guide/rule-language.md"]
 NO_BACKEND = ("No matching distribution found for setuptools", "Could not find a version that satisfies the "
               "requirement setuptools", "Failed to establish a new connection", "Network is unreachable")
 
@@ -118,13 +118,13 @@ def test_the_installed_command_builds_the_site_outside_the_repository(installed)
     out = work / "out"
     assert f"site: {(out / 'site' / 'index.html').resolve()}" in p.stdout
     assert (out / "site" / "index.html").is_file()
-    assert (out / "site" / "ws" / "turn.html").is_file() and (out / "site" / "ws" / "attack.html").is_file()
-    assert (out / "site" / "assets" / "extra.css").read_bytes() == (ROOT / "generator" / DATA[2]).read_bytes()
-    assert "ゲーム" in (out / "site" / "index.html").read_text(encoding="utf-8")  # the hand-written home page
+    assert (out / "site" / "ja" / "ws" / "turn.html").is_file() and (out / "site" / "en" / "ws" / "attack.html").is_file()
+    assert (out / "site" / "ja" / "assets" / "site.css").read_bytes() == (ROOT / "generator" / DATA[2]).read_bytes()
+    assert "ゲーム" in (out / "site" / "ja" / "index.html").read_text(encoding="utf-8")  # the hand-written home page
     assert (out / "models" / "ws.json").is_file() and (out / "charts" / "ws" / "turn.ja.svg").is_file()
     assert list((out / "traces" / "ws").glob("*.jsonl"))
-    config = (out / "mkdocs.yml").read_text(encoding="utf-8")
-    assert str(venv) not in config and str(ROOT) not in config  # self-contained: no install path in it
+    page = (out / "site" / "ja" / "ws" / "attack.html").read_text(encoding="utf-8")
+    assert str(venv) not in page and str(ROOT) not in page  # no install path in the pages
 
 
 @pytest.mark.parametrize("args, expect", [

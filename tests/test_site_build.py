@@ -73,7 +73,7 @@ def test_the_one_pass_writes_what_the_separate_commands_write(aquarian, cli, tmp
     assert code == 0, stdout + stderr
     assert stdout.splitlines() == [
         f"outputs: {(tmp_path / 'out').resolve()}/ (models/: compiled models; charts/: charts and timing tables; "
-        "traces/: example simulations; docs/: the generated pages)",
+        "traces/: example simulations; site/: the site, ja/ and en/)",
         f"site: {(tmp_path / 'out' / 'site' / 'index.html').resolve()}"]
     assert stderr == ""
     sep = tmp_path / "separate"
@@ -103,7 +103,7 @@ def test_moving_into_place_is_all_or_nothing(tmp_path):
     for name in site.OUTPUTS:
         (out / name).mkdir(parents=True)
         (out / name / "old").write_text("old", encoding="utf-8")
-        if name != "site":  # the last but one move fails
+        if name != "site":  # the last move fails
             (stage / name).mkdir(parents=True)
             (stage / name / "new").write_text("new", encoding="utf-8")
     with pytest.raises(OSError):
@@ -112,7 +112,7 @@ def test_moving_into_place_is_all_or_nothing(tmp_path):
         assert [p.name for p in (out / name).iterdir()] == ["old"], name
     assert sorted(p.name for p in out.iterdir()) == sorted(site.OUTPUTS + (".site-x",))
     site.move_into_place(stage, out, [n for n in site.OUTPUTS if n != "site"])
-    assert [p.name for p in (out / "docs").iterdir()] == ["new"]
+    assert [p.name for p in (out / "traces").iterdir()] == ["new"]
     assert [p.name for p in (out / "site").iterdir()] == ["old"]
     assert sorted(p.name for p in out.iterdir()) == sorted(site.OUTPUTS + (".site-x",))
 

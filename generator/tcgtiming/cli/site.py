@@ -25,6 +25,10 @@ def run(args) -> int:
     if not rule_files(args.rules):
         print_usage_problems([Diagnostic("U401", f"no rule file under {args.rules}", args.rules, 0, 0)])
         return 2
+    templates = Path(args.templates) if args.templates else None
+    if templates is not None and not templates.is_dir():
+        print_usage_problems([Diagnostic("U401", f"no such directory: {args.templates}", args.templates, 0, 0)])
+        return 2
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -33,7 +37,7 @@ def run(args) -> int:
         sys.stderr.write(f"tcgtiming site: error: cannot write to {out}: {exc.strerror}\n")
         return 2
     try:
-        built = build(args.rules, out, None if args.no_cache else cache_dir(), args.jobs)
+        built = build(args.rules, out, None if args.no_cache else cache_dir(), args.jobs, templates=templates)
     except InputError as exc:
         report_invalid(exc)
         return 1
@@ -43,11 +47,9 @@ def run(args) -> int:
     except OSError as exc:
         sys.stderr.write(f"tcgtiming site: error: cannot write {exc.filename or out}: {exc.strerror}\n")
         return 1
-    if built.mkdocs_said:
-        sys.stderr.write(built.mkdocs_said + "\n")
     where = out.resolve()
     sys.stdout.write(f"outputs: {where}/ (models/: compiled models; charts/: charts and timing tables; "
-                     "traces/: example simulations; docs/: the generated pages)\n")
+                     "traces/: example simulations; site/: the site, ja/ and en/)\n")
     sys.stdout.write(f"site: {where / 'site' / 'index.html'}\n")
     return 0
 

@@ -1,119 +1,84 @@
-"""The whole set of pages: the home page (hand-written, with the games table filled in), the reference,
-every game's pages; the navigation and the mkdocs configuration; writing the docs folder.
+"""The whole set of pages of one language: the home page (hand-written, with the games table filled
+in), the reference, the guide, every game's pages; and the navigation.
 
 The hand-written parts ship with the package (``data/``, read with importlib.resources, so that an
-installed tcgtiming needs no checkout): ``data/mkdocs.yml`` (the base configuration) and
-``data/pages/`` (the home page text, ``assets/extra.css``).
+installed tcgtiming needs no checkout): ``data/pages/index.<lang>.md`` (the home page text, Markdown
+written by us) and ``data/pages/assets/`` (CSS, scripts). The guide pages (``present/guide/*.md``)
+are English Markdown written by us; their HTML is made by Python-Markdown. Rule text never goes
+through Markdown: the pages of the games are HTML built by ``markup.h``.
 """
 from __future__ import annotations
 
-import json
+import re
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from ...core.model import Text
-from ...core.words import WORDS
+from markupsafe import Markup
+
 from .inputs import Inputs
-from .markup import bi, both, code, esc, front_matter, hb, heading, note_para, rel
-from .pages import Pages, container_page, overview_page, sources_page, timing_page
+from .markup import a, code, h, join, rel, slug, tx, w
+from .pages import Page, Pages, container_page, heading, overview_page, sources_page, table, timing_page
 from .scenario_pages import scenario_page, scenarios_index
 
 DATA = files(__package__) / "data"
-HAND_WRITTEN = DATA / "pages"  # the hand-written pages and assets, copied into the docs
+HAND_WRITTEN = DATA / "pages"  # the hand-written pages and assets, copied into the site
 GUIDE = files("tcgtiming.present") / "guide"  # the reference guide pages, published under guide/
 GUIDE_ORDER = ("index", "commands", "rule-language", "scenarios", "diagnostics", "charts", "site", "performance")
 GAMES_MARKER = "<!-- tcgtiming: games -->"
 
 
-def games_table(inputs: Inputs, page: str = "index.md") -> str:
-    head = " | ".join(hb(k) for k in ("games", "phases", "steps", "procedures", "count.check", "count.window",
-                                       "count.nodes", "scenarios"))
-    rows = [f"| {head} |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+def games_table(inputs: Inputs, lang: str, page: str = "index.html") -> Markup:
+    head = [w(k, lang) for k in ("games", "phases", "steps", "procedures", "count.check", "count.window",
+                                  "count.nodes", "scenarios")]
+    rows = []
     for g in inputs.games:
         s = g.stats()
         n = len(inputs.runs.get(g.id, []))
-        rows.append(f"| [{bi(g.name, '<br>')}]({rel(page, f'{g.id}/turn.md')}) | {s['phases']} | {s['steps']} | "
-                    f"{s['procedures']} | {s['check_timings']} | {s['priority_windows']} | {s['nodes']} | "
-                    f"[{n}]({rel(page, f'{g.id}/scenarios/index.md')}) |")
-    return "\n".join(rows) + "\n"
+        rows.append([a(rel(page, f"{g.id}/turn.html"), tx(g.name, lang)), str(s["phases"]), str(s["steps"]),
+                     str(s["procedures"]), str(s["check_timings"]), str(s["priority_windows"]), str(s["nodes"]),
+                     a(rel(page, f"{g.id}/scenarios/index.html"), str(n))])
+    return table(head, rows, "tcg-games tcg-numbers")
 
 
-def reference_page() -> str:
+def markdown_html(text: str) -> Markup:
+    """Our own Markdown (the home page, the guide) as HTML: links to .md pages go to their .html."""
+    import markdown
+
+    md = markdown.Markdown(extensions=["tables", "fenced_code", "attr_list", "md_in_html", "toc", "admonition"],
+                           extension_configs={"toc": {"permalink": "¶", "slugify": lambda s, sep: slug(s)}})
+    out = md.convert(text)
+    out = re.sub(r'href="(?![a-z][a-z0-9+.-]*:|#|/)([^"#]*?)\.md(#[^"]*)?"',
+                 lambda mo: f'href="{mo.group(1)}.html{mo.group(2) or ""}"', out)
+    return Markup(out)  # our own text: trusted
+
+
+def reference_page(lang: str) -> Page:
     from ..reference import codes_table, vocab_table
     from ..charts import KIND_ORDER, NODE_STYLE, ui
     from ...core.vocab import ACTIONS, EFFECTS, PREDICATES
 
-    out = [front_matter(f"{WORDS['site.reference'][0]} / {WORDS['site.reference'][1]}")]
-    out.append(f"# {heading(WORDS['site.reference'][0], WORDS['site.reference'][1])}\n")
-    out.append(note_para(Text("ルール言語の語彙と診断コードの一覧。コード自身のメタデータから生成している。",
-                              "The vocabulary of the rule language and the diagnostic codes, generated from the "
-                              "code's own metadata."), ""))
-    out.append(f"## {heading(WORDS['site.kinds'][0], WORDS['site.kinds'][1])}\n")
-    out.append(f"| | {both('kinds', ' / ')} | |")
-    out.append("|---|---|---|")
+    out = [heading(1, w("reference", lang)), h("p", w("reference_note", lang), class_="tcg-cnote"),
+           heading(2, w("kinds", lang))]
+    rows = []
     for key in KIND_ORDER:
-        if key in ("stub", "phase", "step") or ("chart.k." + key) not in WORDS:
+        if key in ("stub", "phase", "step") or ("chart.k." + key) not in _words():
             continue
         colour = NODE_STYLE[key]["color"]
-        out.append(f'| <span class="tcg-swatch k-{key}" style="background:{colour}"></span> | '
-                   f'<span class="tcg-kindname k-{key}">{esc(ui("k." + key, "ja"))}</span> / '
-                   f'<span lang="en">{esc(ui("k." + key, "en"))}</span> | {code(colour)} |')
-    for key, table in (("codes", codes_table()), ("predicates", vocab_table(PREDICATES)),
-                       ("actions", vocab_table(ACTIONS)), ("effects", vocab_table(EFFECTS))):
-        out.append("\n## " + heading(*WORDS["site." + key]) + "\n")
-        out.append(f'<div class="tcg-ref" lang="en" markdown="1">\n\n{table}\n\n</div>\n')
-    return "\n".join(out)
+        rows.append([h("span", "", class_=f"tcg-swatch k-{key}"), h("span", ui("k." + key, lang), class_=f"tcg-kindname k-{key}"),
+                     code(colour)])
+    out.append(table(["", w("kinds", lang), ""], rows))
+    for key, text in (("codes", codes_table()), ("predicates", vocab_table(PREDICATES)),
+                      ("actions", vocab_table(ACTIONS)), ("effects", vocab_table(EFFECTS))):
+        out.append(heading(2, w(key, lang)))
+        out.append(h("div", markdown_html(text), class_="tcg-ref", lang="en"))
+    return Page("reference.html", w("reference", lang), join("\n", out))
 
 
-def generate(inputs: Inputs, drawn: Path, hand_written: Traversable | None = HAND_WRITTEN) -> Pages:
-    """Every page of the site (docs path -> Markdown) and the chart files beside them; drawn is the
-    folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none)."""
-    p = Pages(drawn)
-    for g in inputs.games:
-        runs = inputs.runs.get(g.id, [])
-        p.pages[f"{g.id}/turn.md"] = overview_page(p, g, runs)
-        for cid in [ph.id for ph in g.phases] + [pr.id for pr in g.procedures]:
-            p.pages[f"{g.id}/{cid}.md"] = container_page(p, g, cid)
-        p.pages[f"{g.id}/timing/index.md"] = timing_page(g)
-        p.pages[f"{g.id}/sources/index.md"] = sources_page(g, runs)
-        p.pages[f"{g.id}/scenarios/index.md"] = scenarios_index(g, runs)
-        for sr in runs:
-            p.pages[f"{g.id}/scenarios/{sr.stem}.md"] = scenario_page(p, g, sr)
-    p.pages["reference.md"] = reference_page()
-    for name, text in guide_pages():
-        p.pages[f"guide/{name}.md"] = text
-    if hand_written is not None and hand_written.is_dir():
-        for r, f in walk(hand_written):
-            if r.endswith(".md"):
-                text = f.read_text(encoding="utf-8")
-                table = f'<div class="tcg-games" markdown="1">\n\n{games_table(inputs, r)}\n</div>'
-                p.pages[r] = text.replace(GAMES_MARKER, table)
-            else:
-                p.files[r] = f  # copied as is
-    if "index.md" not in p.pages:
-        p.pages["index.md"] = f"# tcgtiming\n\n{games_table(inputs)}"
-    return p
+def _words():
+    from ...core.words import WORDS
 
-
-def nav(inputs: Inputs) -> list:
-    out: list = [{both("home"): "index.md"}]
-    for g in inputs.games:
-        items: list = [{both("turn"): f"{g.id}/turn.md"}]
-        items.append({both("phases"): [{f"{ph.label.ja} / {ph.label.en}": f"{g.id}/{ph.id}.md"} for ph in g.phases]})
-        if g.procedures:
-            items.append({both("procedures"): [{f"{pr.label.ja} / {pr.label.en}": f"{g.id}/{pr.id}.md"}
-                                               for pr in g.procedures]})
-        items.append({both("timing"): f"{g.id}/timing/index.md"})
-        items.append({both("sources"): f"{g.id}/sources/index.md"})
-        runs = inputs.runs.get(g.id, [])
-        items.append({both("scenarios"): [{both("scenario_list"): f"{g.id}/scenarios/index.md"}] +
-                      [{f"{sr.scenario.title.ja} / {sr.scenario.title.en}": f"{g.id}/scenarios/{sr.stem}.md"}
-                       for sr in runs]})
-        out.append({f"{g.name.ja} / {g.name.en}": items})
-    guide = [{_title(text): f"guide/{name}.md"} for name, text in guide_pages()]
-    out.append({both("reference"): guide + [{both("reference_tables"): "reference.md"}]})
-    return out
+    return WORDS
 
 
 def guide_pages() -> list[tuple[str, str]]:
@@ -133,18 +98,76 @@ def _title(markdown: str) -> str:
     return "?"
 
 
-def write_docs(p: Pages, folder: Path) -> None:
-    for r, text in sorted(p.pages.items()):
-        f = folder / r
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(text, encoding="utf-8", newline="\n")
-    for r, content in sorted(p.files.items()):
-        f = folder / r
-        f.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, str):
-            f.write_text(content, encoding="utf-8", newline="\n")
-        else:
-            f.write_bytes(content.read_bytes())
+def search_page(lang: str) -> Page:
+    """The search page: the header's search box leads here (?q=…); assets/search.js reads the index."""
+    form = h("form", h("input", type="search", name="q", aria_label=w("search", lang)), h("button", w("search_go", lang)),
+             class_="tcg-search-page", action="search.html")
+    status = h("p", w("search_needs_js", lang), id="tcg-search-status", class_="tcg-search-status",
+               data_file=w("search_file", lang), data_empty=w("search_empty", lang), data_loading=w("search_loading", lang),
+               data_failed=w("search_failed", lang), data_none=w("search_none", lang), data_count=w("search_count", lang))
+    body = join("\n", [heading(1, w("search", lang)), form, status, h("ol", "", id="tcg-search-results", class_="tcg-results")])
+    return Page("search.html", w("search", lang), body, search="none", scripts=("assets/search.js",))
+
+
+def home_page(inputs: Inputs, lang: str, hand_written: Traversable | None) -> Page:
+    f = hand_written / f"index.{lang}.md" if hand_written is not None else None
+    text = f.read_text(encoding="utf-8") if f is not None and f.is_file() else f"# tcgtiming\n\n{GAMES_MARKER}\n"
+    body = markdown_html(text)
+    body = Markup(body.replace(GAMES_MARKER, games_table(inputs, lang)))
+    return Page("index.html", "tcgtiming", body, search="page")
+
+
+def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable | None = HAND_WRITTEN) -> Pages:
+    """Every page of the site in one language (path -> Page) and the files beside them; drawn is the
+    folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none)."""
+    p = Pages(drawn, lang)
+    for g in inputs.games:
+        runs = inputs.runs.get(g.id, [])
+        p.add(overview_page(p, g, runs))
+        for cid in [ph.id for ph in g.phases] + [pr.id for pr in g.procedures]:
+            p.add(container_page(p, g, cid))
+        p.add(timing_page(g, lang))
+        p.add(sources_page(g, runs, lang))
+        p.add(scenarios_index(g, runs, lang))
+        for sr in runs:
+            p.add(scenario_page(p, g, sr))
+    p.add(reference_page(lang))
+    for name, text in guide_pages():
+        p.add(Page(f"guide/{name}.html", _title(text), markdown_html(text), search="page", lang_body="en"))
+    p.add(home_page(inputs, lang, hand_written))
+    p.add(search_page(lang))
+    from .search import node_records, record_pages
+
+    p.files.update(record_pages([r for g in inputs.games for r in node_records(g, lang)], lang))
+    if hand_written is not None and hand_written.is_dir():
+        for r, f in walk(hand_written):
+            if not r.endswith(".md"):
+                p.files[r] = f  # copied as is
+    return p
+
+
+def nav(inputs: Inputs, lang: str) -> list[dict]:
+    """The navigation: [{title, path, children, game}] (paths inside the language's folder)."""
+
+    def item(title: str, path: str | None = None, children=(), game: str | None = None) -> dict:
+        return {"title": title, "path": path, "children": list(children), "game": game}
+
+    out = [item(w("home", lang), "index.html")]
+    for g in inputs.games:
+        kids = [item(w("turn", lang), f"{g.id}/turn.html"),
+                item(w("phases", lang), None, [item(tx(ph.label, lang), f"{g.id}/{ph.id}.html") for ph in g.phases])]
+        if g.procedures:
+            kids.append(item(w("procedures", lang), None,
+                             [item(tx(pr.label, lang), f"{g.id}/{pr.id}.html") for pr in g.procedures]))
+        kids.append(item(w("timing", lang), f"{g.id}/timing/index.html"))
+        kids.append(item(w("sources", lang), f"{g.id}/sources/index.html"))
+        runs = inputs.runs.get(g.id, [])
+        kids.append(item(w("scenarios", lang), f"{g.id}/scenarios/index.html",
+                         [item(tx(sr.scenario.title, lang), f"{g.id}/scenarios/{sr.stem}.html") for sr in runs]))
+        out.append(item(tx(g.name, lang), f"{g.id}/turn.html", kids, g.id))
+    guide = [item(_title(text), f"guide/{name}.html") for name, text in guide_pages()]
+    out.append(item(w("reference", lang), None, guide + [item(w("reference_tables", lang), "reference.html")], "guide"))
+    return out
 
 
 def walk(folder: Traversable, prefix: str = ""):
@@ -155,11 +178,3 @@ def walk(folder: Traversable, prefix: str = ""):
         elif item.is_file():
             yield f"{prefix}{item.name}", item
 
-
-def mkdocs_config(inputs: Inputs) -> str:
-    """The configuration mkdocs runs with (OUT/mkdocs.yml): the base configuration, then the folders
-    and the navigation. Self-contained: ``mkdocs serve -f OUT/mkdocs.yml`` previews the site."""
-    base = (DATA / "mkdocs.yml").read_text(encoding="utf-8")
-    menu = json.dumps(nav(inputs), ensure_ascii=False, indent=1).replace("\n", "\n  ")  # JSON is YAML
-    return (f"# generated by 'tcgtiming site': the base configuration shipped with tcgtiming, then the folders "
-            f"and the navigation\n\n{base.rstrip()}\n\n# generated\ndocs_dir: docs\nsite_dir: site\nnav: {menu}\n")

@@ -1,97 +1,110 @@
-"""The site's Markdown and HTML: its words, escaping, bilingual text, links between pages, the chart
-files beside the pages, and model objects (conditions, calls, citations, roles) as text."""
+"""The site's HTML, escaped by construction: every fragment is a ``Markup`` built by ``h`` (or a
+template with autoescaping), and every string put into one is escaped on the way in. Rule text never
+becomes markup, and a URL from a rule file becomes a link only when it is http(s).
+
+Also: the words of the site (the catalogue), links between pages, the chart files beside the pages,
+and model objects (conditions, calls, citations, roles) as text in one language.
+"""
 from __future__ import annotations
 
 import html
-import json
 import posixpath
 import re
+from urllib.parse import urlsplit
+
+from markupsafe import Markup, escape
 
 from ...core import model as m
 from ...core.model import Game, Node, Text
-from ...core.text import md_text
-from ...core.words import WORDS, word
+from ...core.words import word
 
 # --- words ----------------------------------------------------------------------------------------
 
 
-def w(key: str, lang: str) -> str:
+def w(key: str, lang: str, *args) -> str:
     """A word of the site, from the catalogue."""
-    return word(f"site.{key}", lang)
+    return word(f"site.{key}", lang, *args)
 
 
-def both(key: str, sep: str = " / ") -> str:
-    """'日本語 / English' for a word of the site."""
-    ja, en = WORDS[f"site.{key}"]
-    return f"{ja}{sep}{en}"
+def tx(t: Text | None, lang: str) -> str:
+    """A text of the rules in one language ('' for none)."""
+    return "" if t is None else t.get(lang)
 
 
-esc = md_text
+# --- building HTML --------------------------------------------------------------------------------
+
+_VOID = {"br", "hr", "img", "input", "meta", "link", "wbr", "source"}
 
 
-def attr(s: str) -> str:
-    return html.escape(s, quote=True)
+def h(tag: str, *children, **attrs) -> Markup:
+    """An element: its children escaped unless they are Markup; attribute values escaped. ``class_``
+    is ``class``; ``data_x`` is ``data-x``; None and False attributes are left out, True is bare."""
+    parts = [tag]
+    for key, value in attrs.items():
+        if value is None or value is False:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        parts.append(name if value is True else f'{name}="{escape(str(value))}"')
+    head = Markup(f"<{' '.join(parts)}>")
+    if tag in _VOID:
+        return head
+    return head + join("", children) + Markup(f"</{tag}>")
 
 
-def para(body: str, cls: str = "", lang: str = "") -> str:
-    """A Markdown paragraph (one block: no blank line inside) with a class and a language (attr_list)."""
-    attrs = " ".join(x for x in (" ".join(f".{c}" for c in cls.split()), f'lang="{lang}"' if lang else "") if x)
-    return f"{body}\n{{: {attrs} }}\n" if attrs else f"{body}\n"
+def join(sep, parts) -> Markup:
+    """Parts joined, each escaped unless it is Markup."""
+    return escape(sep).join(escape(x) if not isinstance(x, Markup) else x for x in parts if x is not None)
 
 
-def note_para(t: Text, cls: str = "tcg-cnote") -> str:
-    """A note in both languages, one paragraph."""
-    return para(f'<span lang="ja">{esc(t.ja)}</span><br>\n<span lang="en">{esc(t.en)}</span>', cls)
+def a(href: str, *children, **attrs) -> Markup:
+    return h("a", *children, href=href, **attrs)
 
 
-def hb(key: str) -> str:
-    """A table header in both languages, one above the other."""
-    ja, en = WORDS[f"site.{key}"]
-    return f'{esc(ja)}<br><span lang="en">{esc(en)}</span>'
+def code(s: str) -> Markup:
+    return h("code", s)
 
 
-def heading(ja: str, en: str) -> str:
-    """A bilingual heading: the Japanese text, then the English one small (its id keeps both)."""
-    if ja == en:
-        return esc(ja)
-    return f'{esc(ja)} <small lang="en">{esc(en)}</small>'
+def safe_url(url: str | None) -> str | None:
+    """A URL from a rule file that may be a link: http or https only (never javascript:, data:, …)."""
+    if not url:
+        return None
+    clean = "".join(ch for ch in url if ch > " " and ch != "\x7f")
+    try:
+        scheme = urlsplit(clean).scheme.lower()
+    except ValueError:
+        return None
+    return url if scheme in ("http", "https") and clean == url.strip() else None
 
 
-def bi(t: Text | None, sep: str = " / ") -> str:
-    """Both languages of a text, escaped for Markdown."""
-    if t is None:
-        return ""
-    if t.ja == t.en:
-        return esc(t.ja)
-    return f'{esc(t.ja)}{sep}<span lang="en">{esc(t.en)}</span>'
+def url_link(url: str | None) -> Markup:
+    """A source's url: a link when it is http(s), else the text."""
+    ok = safe_url(url)
+    if ok is None:
+        return code(url or "")
+    return a(ok, ok, rel="noopener noreferrer")
 
 
 # --- paths and links ------------------------------------------------------------------------------
 
 
 def node_page(game: Game, node: Node) -> str:
-    """The docs path of a node's page; the same page as ``render.node_url``."""
+    """The site path of a node's page; the page ``charts.node_url`` links to."""
     from ..charts import page_of
 
-    return f"{game.id}/{page_of(node)}.md"
+    return f"{game.id}/{page_of(node)}.html"
 
 
 def rel(from_page: str, to_page: str, anchor: str | None = None) -> str:
-    """A relative link from one docs page to another (and an anchor on it)."""
+    """A relative link from one page to another (and an anchor on it)."""
     frag = f"#{anchor}" if anchor else ""
     if to_page == from_page and anchor:
         return frag
     return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".") + frag
 
 
-def html_url(page: str) -> str:
-    """The built file of a docs page (use_directory_urls: false)."""
-    return page[:-3] + ".html" if page.endswith(".md") else page
-
-
-def link_node(game: Game, from_page: str, nid: str, text: str | None = None) -> str:
+def link_node(game: Game, from_page: str, nid: str, text=None) -> Markup:
     node = game.nodes[nid]
-    return f"[{text if text is not None else esc(nid)}]({rel(from_page, node_page(game, node), nid)})"
+    return a(rel(from_page, node_page(game, node), nid), text if text is not None else nid)
 
 
 _HREF = re.compile(r'xlink:href="\.\./([^/"]+)/([^"#]+)\.md#([^"]*)"')
@@ -102,9 +115,8 @@ _SVG_STYLE = ('<style>text { font-family: "IPAexGothic", "IPAGothic", "Noto Sans
 
 
 def chart_file(svg: str, at: str) -> tuple[str, float, float]:
-    """An SVG chart as a file of the site at docs path ``at``: links to the built pages (relative to
-    it; they open in the whole window), no XML prologue or comments, no fixed size (it fills its
-    frame: the page sets the size, a browser showing the file alone scales it to the window).
+    """An SVG chart as a file of the site at path ``at``: links to the built pages (relative to it;
+    they open in the whole window), no XML prologue or comments, no fixed size (it fills its frame).
     Returns the text and graphviz's size in points."""
     mo = _SIZE.search(svg)
     width, height = (float(mo.group(1)), float(mo.group(2))) if mo else (800.0, 600.0)
@@ -117,14 +129,14 @@ def chart_file(svg: str, at: str) -> tuple[str, float, float]:
 
     def href(mo):
         page = f"{mo.group(1)}/{mo.group(2)}.html"
-        return f'xlink:href="{attr(rel(html_url(at), page, html.unescape(mo.group(3))))}"'
+        return f'xlink:href="{html.escape(rel(at, page, html.unescape(mo.group(3))), quote=True)}"'
 
     svg = _HREF.sub(href, svg)
     text = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + \
         "\n".join(line for line in svg.splitlines() if line.strip()) + "\n"
     return text, width, height
 
-# --- formatting model objects ---------------------------------------------------------------------
+# --- model objects as text ------------------------------------------------------------------------
 
 
 def value_text(v) -> str:
@@ -146,40 +158,35 @@ def cond_text(c) -> str:
         inner = cond_text(c.cond)
         return f"not ({inner})" if isinstance(c.cond, (m.All, m.AnyOf)) else f"not {inner}"
     if isinstance(c, (m.All, m.AnyOf)):
-        word = " and " if isinstance(c, m.All) else " or "
+        sep = " and " if isinstance(c, m.All) else " or "
         parts = [f"({cond_text(x)})" if isinstance(x, (m.All, m.AnyOf)) else cond_text(x) for x in c.conds]
-        return word.join(parts)
+        return sep.join(parts)
     return str(c)
 
 
-def code(s: str) -> str:
-    return f"<code>{html.escape(s, quote=False)}</code>"
-
-
-def role_text(game: Game, role: str | None) -> str:
+def role_text(game: Game, role: str | None, lang: str) -> str:
     from ..charts import role_label
 
-    return bi(Text(role_label(game, role, "ja"), role_label(game, role, "en")))
+    return role_label(game, role, lang)
 
 
-def named(reg, key: str | None) -> str:
+def named(reg, key: str | None, lang: str) -> str:
     n = reg.get(key or "")
-    return bi(n.name) if n is not None else esc(key or "")
+    return tx(n.name, lang) if n is not None else (key or "")
 
 
-def cite_md(game: Game, c: m.Citation, page: str) -> str:
+def cite(game: Game, c: m.Citation, page: str) -> Markup:
+    """A citation: the source's title and section, linked to the sources page; its url when it has one."""
     src = game.sources.get(c.source)
-    sources_page = f"{game.id}/sources/index.md"
     if src is None:
-        return esc(str(c))
+        return escape(str(c))
     anchor = f"src:{src.id}" + (f":{c.section}" if c.section else "")
-    text = esc(src.title)
+    text = src.title
     if c.section:
-        sec = next((s.title for s in src.sections if s.id == c.section), c.section)
-        text += f" § {esc(sec)}"
-    out = f"[{text}]({rel(page, sources_page, anchor)})"
-    if src.url:
-        out += f" — <{src.url}>"
+        text += " § " + next((s.title for s in src.sections if s.id == c.section), c.section)
+    out = a(rel(page, f"{game.id}/sources/index.html", anchor), text)
+    if safe_url(src.url):
+        out += Markup(" — ") + url_link(src.url)
     return out
 
 
@@ -189,17 +196,17 @@ def local_no(node: Node) -> str:
     return "" if node.kind in ("begin", "end") else local_label(node) + "."
 
 
-def kind_words(game: Game, node: Node) -> tuple[str, str]:
+def kind_word(game: Game, node: Node, lang: str) -> str:
     from ..charts import style_key, ui
 
-    key = style_key(game, node)
     if node.kind == "begin":
-        return "開始", "start"
+        return w("start", lang)
     if node.kind == "end":
-        return "終了", "end"
-    return ui("k." + key, "ja"), ui("k." + key, "en")
+        return w("end", lang)
+    return ui("k." + style_key(game, node), lang)
 
 
-def front_matter(title: str) -> str:
-    """A page's YAML front matter: its title (JSON is YAML)."""
-    return f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n---\n\n"
+def slug(text: str) -> str:
+    """A heading's id: its words, lower case, joined by '-' (Japanese kept)."""
+    s = re.sub(r"[^\w\s-]", "", text.lower(), flags=re.UNICODE)
+    return re.sub(r"[\s_]+", "-", s.strip()) or "section"

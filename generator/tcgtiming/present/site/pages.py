@@ -1,48 +1,86 @@
-"""The pages of a game: the overview of the turn, one page per phase and per procedure, the
-timing-chart table and the sources; and ``Pages``, the pages generated so far with the chart files
-beside them."""
+"""The pages of a game in one language: the overview of the turn, one page per phase and per
+procedure, the timing-chart table and the sources; and ``Pages``, the pages made so far with the
+chart files beside them."""
 from __future__ import annotations
 
 import html
 import posixpath
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from markupsafe import Markup
+
 from ...core.model import Game, Text
-from ...core.words import WORDS
+from ...core.text import LANGS
 from .inputs import ScenarioRun
-from .markup import (attr, bi, both, call_text, chart_file, cite_md, code, cond_text, esc, front_matter, hb,
-                     heading, html_url, link_node, node_page, note_para, para, rel, value_text, w)
+from .markup import (a, call_text, chart_file, cite, code, cond_text, h, join, link_node, node_page, rel, slug, tx,
+                     url_link, value_text, w)
 from .nodes import node_entries
 
 
+@dataclass
+class Page:
+    path: str  # inside the language's folder: "ws/attack.html"
+    title: str
+    body: Markup
+    game: str | None = None  # the game whose section of the navigation it is in
+    search: str = "page"  # how the search indexes it: "page", "node" (node entries first) or "none"
+    lang_body: str | None = None  # the language of the body when it is not the page's (the guide: English)
+    scripts: tuple[str, ...] = ()  # more scripts of assets/ the page loads
+
+
+@dataclass
 class Pages:
-    """The generated pages (docs path -> text) and the files beside them (charts, hand-written assets)."""
+    """One language's pages (path -> Page) and the files beside them (path -> text, or a file to copy)."""
 
-    def __init__(self, drawn: Path):
-        self.drawn = drawn  # the folder draw_charts wrote (charts/, overlays/)
-        self.pages: dict[str, str] = {}
-        self.files: dict[str, object] = {}  # docs path -> text, or a file to copy (Path or Traversable)
+    drawn: Path  # the folder draw_charts wrote (charts/, overlays/)
+    lang: str
+    pages: dict[str, Page] = field(default_factory=dict)
+    files: dict[str, object] = field(default_factory=dict)
 
-    def chart(self, page: str, svg_rel: str, alt: str, lang: str) -> str:
-        """A chart on a page: the SVG file beside the page (charts/), shown in an <object> so that its
-        links and tooltips work, drawn 1 point = 1 CSS pixel (11 px labels)."""
-        at = posixpath.join(posixpath.dirname(page), "charts", posixpath.basename(svg_rel))
-        text, width, height = chart_file((self.drawn / svg_rel).read_text(encoding="utf-8"), at)
+    def add(self, page: Page) -> None:
+        self.pages[page.path] = page
+
+    def chart(self, page: str, svg_base: str, alt: Text) -> Markup:
+        """The chart in this language on a page: the SVG file beside the page (charts/), in an <object>
+        so that its links and tooltips work, as wide as the page allows and never wider than drawn;
+        the chart alone (zoomable) and the other language's chart a click away."""
+        lang = self.lang
+        name = posixpath.basename(svg_base)
+        at = posixpath.join(posixpath.dirname(page), "charts", f"{name}.{lang}.svg")
+        text, width, height = chart_file((self.drawn / f"{svg_base}.{lang}.svg").read_text(encoding="utf-8"), at)
         self.files[at] = text
-        href = attr(rel(html_url(page), at))
-        return (f'<div class="tcg-chart" lang="{lang}">\n<object type="image/svg+xml" data="{href}" '
-                f'width="{width:g}" height="{height:g}" aria-label="{attr(alt)}"></object>\n</div>\n'
-                f'<p class="tcg-chart-link"><a href="{href}">{html.escape(w("full_size", lang))}</a></p>\n')
+        href = rel(page, at)
+        other = next(x for x in LANGS if x != lang)
+        other_href = rel(page, f"../{other}/{posixpath.dirname(at)}/{name}.{other}.svg")
+        obj = h("object", type="image/svg+xml", data=href, aria_label=tx(alt, lang),
+                style=f"max-width:{width:g}px;aspect-ratio:{width:g}/{height:g}")
+        links = h("p", a(href, w("full_size", lang)), " · ", a(other_href, w("chart_other", lang), hreflang=other),
+                  class_="tcg-chart-link")
+        return h("div", obj, class_="tcg-chart") + links
 
-    def charts_block(self, page: str, svg_base: str, alt: Text) -> str:
-        """The Japanese chart, and the English one folded below it."""
-        ja = self.chart(page, f"{svg_base}.ja.svg", alt.ja, "ja")
-        en = self.chart(page, f"{svg_base}.en.svg", alt.en, "en")
-        return (f"{ja}\n<details class=\"tcg-en-chart\">\n<summary>{html.escape(both('chart_en'))}</summary>\n\n"
-                f"{en}\n</details>\n")
 
-# --- pages ----------------------------------------------------------------------------------------
+def heading(level: int, text: str, anchor: str | None = None) -> Markup:
+    """A heading with an id (its words, Japanese kept) and a permalink."""
+    anchor = anchor or slug(text)
+    return h(f"h{level}", text, a(f"#{anchor}", "¶", class_="tcg-permalink", aria_hidden="true", data_pagefind_ignore=True),
+             id=anchor)
+
+
+def note(t: Text | None, lang: str, cls: str = "tcg-cnote") -> Markup:
+    return h("p", tx(t, lang), class_=cls) if t is not None else Markup()
+
+
+def table(head: list, rows: list[list], cls: str | None = None) -> Markup:
+    """A table: header cells, then rows of cells (text or Markup)."""
+    return h("div", h("table", h("thead", h("tr", *(h("th", x) for x in head))),
+                      h("tbody", *(h("tr", *(h("td", x) for x in r)) for r in rows)), class_=cls),
+             class_="tcg-table-wrap")
+
+
+def crumbs(*parts) -> Markup:
+    return h("p", join(" · ", parts), class_="tcg-crumbs")
 
 
 def _counts(game: Game, cid: str) -> dict[str, int]:
@@ -52,170 +90,154 @@ def _counts(game: Game, cid: str) -> dict[str, int]:
             "window": kinds.count("window")}
 
 
-def container_page(p: Pages, game: Game, cid: str) -> str:
+def container_page(p: Pages, game: Game, cid: str) -> Page:
+    lang = p.lang
     c = game.containers[cid]
-    page = f"{game.id}/{cid}.md"
-    out = [front_matter(f"{c.label.ja} / {c.label.en} — {game.name.ja}")]
-    out.append(f"# {heading(c.label.ja, c.label.en)}\n")
-    out.append(para(f"{link_node(game, page, game.turn.begin, bi(game.name))} · "
-                    f"{esc(both('phases' if c.kind == 'phase' else 'procedures'))} · {code(cid)}", "tcg-crumbs"))
-    if c.note is not None:
-        out.append(note_para(c.note))
+    page = f"{game.id}/{cid}.html"
+    label = tx(c.label, lang)
+    out = [heading(1, label),
+           crumbs(link_node(game, page, game.turn.begin, tx(game.name, lang)),
+                  w("phases" if c.kind == "phase" else "procedures", lang), code(cid))]
+    out.append(note(c.note, lang))
+    facts = []
     if c.cites:
-        out.append(f"{both('cites')}: " + "; ".join(cite_md(game, x, page) for x in c.cites) + "\n")
+        facts.append(h("li", w("cites", lang), ": ", join("; ", [cite(game, x, page) for x in c.cites])))
     if c.params:
-        out.append(f"{both('args')}: " + ", ".join(code(x) for x in c.params) + "\n")
+        facts.append(h("li", w("args", lang), ": ", join(", ", [code(x) for x in c.params])))
     if c.kind == "procedure":
-        callers = sorted({e.src for e in game.edges if e.kind == "call" and e.dst == c.begin},
-                         key=list(game.nodes).index)
+        callers = sorted({e.src for e in game.edges if e.kind == "call" and e.dst == c.begin}, key=list(game.nodes).index)
         if callers:
-            out.append(f"{both('called_from')}: " + ", ".join(link_node(game, page, x) for x in callers) + "\n")
+            facts.append(h("li", w("called_from", lang), ": ", join(", ", [link_node(game, page, x) for x in callers])))
     if c.children:
-        out.append(f"{both('steps')}: " + " → ".join(
-            link_node(game, page, game.containers[s].begin, bi(game.containers[s].label)) for s in c.children) + "\n")
-    out.append(f"\n## {heading(w('chart', 'ja'), w('chart', 'en'))}\n")
-    out.append(p.charts_block(page, f"charts/{game.id}/{cid}", Text(f"{c.label.ja}のチャート", f"chart of the {c.label.en}")))
-    out.append(f"\n## {heading(w('nodes', 'ja'), w('nodes', 'en'))}\n")
-    out.append(node_entries(game, game.time_order(cid), page))
-    return "\n".join(out)
+        facts.append(h("li", w("steps", lang), ": ", join(" → ", [
+            link_node(game, page, game.containers[s].begin, tx(game.containers[s].label, lang)) for s in c.children])))
+    if facts:
+        out.append(h("ul", *facts, class_="tcg-facts"))
+    out.append(heading(2, w("chart", lang)))
+    out.append(p.chart(page, f"charts/{game.id}/{cid}", Text(f"{c.label.ja}のチャート", f"chart of the {c.label.en}")))
+    out.append(heading(2, w("nodes", lang)))
+    out.append(node_entries(game, game.time_order(cid), page, lang))
+    return Page(page, f"{label} — {tx(game.name, lang)}", join("\n", out), game.id, "node")
 
 
-def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> str:
-    page = f"{game.id}/turn.md"
+def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> Page:
+    lang = p.lang
+    page = f"{game.id}/turn.html"
     turn = game.turn
-    out = [front_matter(f"{game.name.ja} / {game.name.en}")]
-    out.append(f"# {heading(game.name.ja, game.name.en)}\n")
-    if game.note is not None:
-        out.append(note_para(game.note))
-    out.append(f"\n## {heading(WORDS['site.turn'][0], WORDS['site.turn'][1])}\n")
-    out.append(p.charts_block(page, f"charts/{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}")))
-    swap = both("roles_swap" if game.roles_swap else "no_swap")
-    out.append(f"\n{swap}\n")
-    out.append(f"\n## {heading(WORDS['site.phases'][0], WORDS['site.phases'][1])}\n")
-    out.append(f"| # | {hb('phases')} | {hb('steps')} | {hb('count.nodes')} | {hb('count.player')} | "
-               f"{hb('count.check')} | {hb('count.window')} |")
-    out.append("|---:|---|---|---:|---:|---:|---:|")
+    name = tx(game.name, lang)
+    out = [heading(1, name), note(game.note, lang), heading(2, w("turn", lang))]
+    out.append(p.chart(page, f"charts/{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}")))
+    out.append(h("p", w("roles_swap" if game.roles_swap else "no_swap", lang)))
+    out.append(h("p", a("scenarios/index.html", w("scenario_list", lang)), f" ({len(runs)}) · ",
+                 a("timing/index.html", w("timing", lang)), " · ",
+                 a("sources/index.html", w("sources", lang)), class_="tcg-crumbs"))
+    out.append(heading(2, w("phases", lang)))
+    rows = []
     for i, ph in enumerate(game.phases, 1):
         k = _counts(game, ph.id)
-        steps = "<br>".join(link_node(game, page, game.containers[s].begin, bi(game.containers[s].label))
-                            for s in ph.children) or "—"
-        out.append(f"| {i} | {link_node(game, page, ph.begin, bi(ph.label))} | {steps} | {k['nodes']} | "
-                   f"{k['player']} | {k['check']} | {k['window']} |")
+        steps = join(Markup("<br>"), [link_node(game, page, game.containers[s].begin, tx(game.containers[s].label, lang))
+                                      for s in ph.children]) or "—"
+        rows.append([str(i), link_node(game, page, ph.begin, tx(ph.label, lang)), steps, str(k["nodes"]),
+                     str(k["player"]), str(k["check"]), str(k["window"])])
+    out.append(table(["#"] + [w(x, lang) for x in ("phases", "steps", "count.nodes", "count.player", "count.check",
+                                                   "count.window")], rows, "tcg-numbers"))
     if game.procedures:
-        out.append(f"\n## {heading(WORDS['site.procedures'][0], WORDS['site.procedures'][1])}\n")
-        out.append(f"| {hb('procedures')} | id | {hb('count.nodes')} | {hb('called_from')} |")
-        out.append("|---|---|---:|---:|")
-        for pr in game.procedures:
-            calls = sum(1 for e in game.edges if e.kind == "call" and e.dst == pr.begin)
-            out.append(f"| {link_node(game, page, pr.begin, bi(pr.label))} | {code(pr.id)} | "
-                       f"{_counts(game, pr.id)['nodes']} | {calls} |")
-    out.append(f"\n## {heading(WORDS['site.roles'][0], WORDS['site.roles'][1])}\n")
-    out.append(f"| id | {hb('roles')} | {hb('seat')} |")
-    out.append("|---|---|---|")
-    for r in game.roles.values():
-        seat = r.get("seat")
-        out.append(f"| {code(r.id)} | {bi(r.name)} | {both('seat.' + seat) if ('site.seat.' + str(seat)) in WORDS else esc(str(seat))} |")
+        out.append(heading(2, w("procedures", lang)))
+        rows = [[link_node(game, page, pr.begin, tx(pr.label, lang)), code(pr.id), str(_counts(game, pr.id)["nodes"]),
+                 str(sum(1 for e in game.edges if e.kind == "call" and e.dst == pr.begin))] for pr in game.procedures]
+        out.append(table([w("procedures", lang), "id", w("count.nodes", lang), w("called_from", lang)], rows))
+    out.append(heading(2, w("roles", lang)))
+    out.append(table(["id", w("roles", lang), w("seat", lang)], [
+        [code(r.id), tx(r.name, lang), w("seat." + str(r.get("seat")), lang)
+         if f"site.seat.{r.get('seat')}" in _words() else str(r.get("seat"))] for r in game.roles.values()]))
     if game.rule_processes:
-        out.append(f"\n## {heading(WORDS['site.rule_processes'][0], WORDS['site.rule_processes'][1])}\n")
-        out.append(f"| id | {hb('rule_processes')} | type | {hb('when')} | {hb('does')} |")
-        out.append("|---|---|---|---|---|")
+        out.append(heading(2, w("rule_processes", lang)))
+        rows = []
         for rp in game.rule_processes.values():
-            t = both("type." + rp.type) if ("site.type." + rp.type) in WORDS else esc(rp.type)
+            kind = w("type." + rp.type, lang) if f"site.type.{rp.type}" in _words() else rp.type
             when = code(cond_text(rp.when)) if rp.when is not None else "—"
-            does = "<br>".join(code(call_text(a.name, a.args)) for a in rp.actions) or "—"
-            out.append(f"| {code(rp.id)} | {bi(rp.name)} | {t} | {when} | {does} |")
+            does = join(Markup("<br>"), [code(call_text(x.name, x.args)) for x in rp.actions]) or "—"
+            rows.append([code(rp.id), tx(rp.name, lang), kind, when, does])
+        out.append(table(["id", w("rule_processes", lang), w("type", lang), w("when", lang), w("does", lang)], rows))
     for key, reg in (("zones", game.zones), ("events", game.events), ("plays", game.plays)):
         if reg:
-            out.append("\n## " + heading(*WORDS["site." + key]) + "\n")
-            out.append(f"| id | {both(key)} |")
-            out.append("|---|---|")
-            out += [f"| {code(x.id)} | {bi(x.name)} |" for x in reg.values()]
+            out.append(heading(2, w(key, lang)))
+            out.append(table(["id", w(key, lang)], [[code(x.id), tx(x.name, lang)] for x in reg.values()]))
     if game.lists:
-        out.append(f"\n## {heading(WORDS['site.lists'][0], WORDS['site.lists'][1])}\n")
-        for lid, items in game.lists.items():
-            out.append(f"- {code(lid)}: " + " → ".join(bi(i.name) for i in items))
+        out.append(heading(2, w("lists", lang)))
+        out.append(h("ul", *(h("li", code(lid), ": ", " → ".join(tx(i.name, lang) for i in items))
+                             for lid, items in game.lists.items())))
     if game.constants:
-        out.append(f"\n## {heading(WORDS['site.constants'][0], WORDS['site.constants'][1])}\n")
-        out.append("| id | value |")
-        out.append("|---|---|")
-        out += [f"| {code(k)} | {code(value_text(v))} |" for k, v in game.constants.items()]
-    out.append(f"\n## {heading(WORDS['site.scenarios'][0], WORDS['site.scenarios'][1])}\n")
-    out.append(f"[{esc(both('scenario_list'))}](scenarios/index.md) ({len(runs)}) · "
-               f"[{esc(both('timing'))}](timing/index.md) · [{esc(both('sources'))}](sources/index.md)\n")
+        out.append(heading(2, w("constants", lang)))
+        out.append(table(["id", w("value", lang)], [[code(k), code(value_text(v))] for k, v in game.constants.items()]))
     ids = [turn.begin] + [n for n in game.time_order("turn") if game.nodes[n].container == "turn"
                           and n not in (turn.begin, turn.end)] + [turn.end]
-    out.append(f"\n## {heading('ターンの開始と終了', 'start and end of the turn')}\n")
-    out.append(node_entries(game, ids, page))
-    return "\n".join(out)
+    out.append(heading(2, w("turn_ends", lang)))
+    out.append(node_entries(game, ids, page, lang))
+    return Page(page, name, join("\n", out), game.id, "node")
+
+
+def _words():
+    from ...core.words import WORDS
+
+    return WORDS
 
 
 _TIMING_CELL = re.compile(r'<td class="timing (k-[\w-]+)" id="([^"]+)">(.*?)</td>')
 
 
-def timing_page(game: Game) -> str:
+def timing_page(game: Game, lang: str) -> Page:
     from .. import tables
 
-    page = f"{game.id}/timing/index.md"
+    page = f"{game.id}/timing/index.html"
 
-    def table(lang: str) -> str:
-        def cell(mo):
-            nid = html.unescape(mo.group(2))
-            href = rel(html_url(page), html_url(node_page(game, game.nodes[nid])), nid)
-            return f'<td class="timing {mo.group(1)}"><a href="{attr(href)}">{mo.group(3)}</a></td>'
+    def cell(mo):  # each timing links to its node entry (the table's text is escaped by tables.table_html)
+        nid = html.unescape(mo.group(2))
+        href = rel(page, node_page(game, game.nodes[nid]), nid)
+        return f'<td class="timing {mo.group(1)}"><a href="{html.escape(href, quote=True)}">{mo.group(3)}</a></td>'
 
-        return _TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False))
-
-    out = [front_matter(f"{WORDS['site.timing'][0]} / {WORDS['site.timing'][1]} — {game.name.ja}")]
-    out.append(f"# {heading(tables.w('title', 'ja', game.name.ja), tables.w('title', 'en', game.name.en))}\n")
-    out.append(note_para(Text(tables.w("note", "ja"), tables.w("note", "en")), ""))
-    out.append(f'<div class="tcg-table-wrap" markdown="0">\n{table("ja")}</div>\n')
-    out.append(f"<details class=\"tcg-en-table\">\n<summary>{esc(both('table_en'))}</summary>\n\n"
-               f'<div class="tcg-table-wrap" markdown="0">\n{table("en")}</div>\n\n</details>\n')
-    return "\n".join(out)
+    title = tables.w("title", lang, tx(game.name, lang))
+    grid = Markup(_TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False)))
+    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), class_="tcg-cnote"),
+                       h("div", grid, class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")])
+    return Page(page, title, body, game.id)
 
 
-def sources_page(game: Game, runs: list[ScenarioRun]) -> str:
-    page = f"{game.id}/sources/index.md"
+def sources_page(game: Game, runs: list[ScenarioRun], lang: str) -> Page:
+    page = f"{game.id}/sources/index.html"
     by_section: dict[tuple[str, str | None], list[str]] = {}
     for n in game.nodes.values():
         for c in n.cites:
             by_section.setdefault((c.source, c.section), []).append(n.id)
-    others: dict[tuple[str, str | None], list[str]] = {}
+    others: dict[tuple[str, str | None], list[Markup]] = {}
     for c in game.containers.values():
         for x in c.cites:
-            others.setdefault((x.source, x.section), []).append(
-                link_node(game, page, c.begin, code(c.id)))
+            others.setdefault((x.source, x.section), []).append(link_node(game, page, c.begin, code(c.id)))
     for sr in runs:
         for x in sr.scenario.cites:
             others.setdefault((x.source, x.section), []).append(
-                f"[{code(sr.scenario.id)}]({rel(page, f'{game.id}/scenarios/{sr.stem}.md')})")
-    out = [front_matter(f"{WORDS['site.sources'][0]} / {WORDS['site.sources'][1]} — {game.name.ja}")]
-    out.append(f"# {heading(WORDS['site.sources'][0] + ' — ' + game.name.ja, WORDS['site.sources'][1] + ' — ' + game.name.en)}\n")
+                a(rel(page, f"{game.id}/scenarios/{sr.stem}.html"), code(sr.scenario.id)))
+    title = f"{w('sources', lang)} — {tx(game.name, lang)}"
+    out = [heading(1, title)]
     for src in game.sources.values():
-        out.append(f'\n<div class="tcg-anchor" id="{attr("src:" + src.id)}"></div>\n')
-        out.append(f"## {esc(src.title)}\n")
-        facts = [f"id: {code(src.id)}"]
+        out.append(heading(2, src.title, f"src:{src.id}"))
+        facts = [h("li", "id: ", code(src.id))]
         if src.file:
-            facts.append(f"{both('file')}: {code(src.file)}")
+            facts.append(h("li", w("file", lang), ": ", code(src.file)))
         if src.url:
-            facts.append(f"{both('url')}: <{src.url}>")
-        out.append("\n".join(f"- {x}" for x in facts) + "\n")
-        if src.note is not None:
-            out.append(note_para(src.note))
-        rows = [(None, "—")] + [(s.id, s.title) for s in src.sections]
-        out.append(f"| {hb('section')} | id | {hb('cited_by')} |")
-        out.append("|---|---|---|")
-        for sid, title in rows:
+            facts.append(h("li", w("url", lang), ": ", url_link(src.url)))
+        out.append(h("ul", *facts))
+        out.append(note(src.note, lang))
+        rows = []
+        for sid, stitle in [(None, "—")] + [(s.id, s.title) for s in src.sections]:
             nodes = by_section.get((src.id, sid), [])
             more = others.get((src.id, sid), [])
             if sid is None and not nodes and not more:
                 continue
-            anchor = f"src:{src.id}" + (f":{sid}" if sid else "")
-            cell = ", ".join(link_node(game, page, n) for n in nodes)
+            cell = join(", ", [link_node(game, page, n) for n in nodes])
             if more:
-                cell += ("<br>" if cell else "") + f"{both('cited_by_other')}: " + ", ".join(more)
-            name = f'<span class="tcg-anchor" id="{attr(anchor)}"></span>{esc(title)}' if sid else \
-                esc(both("sources"))
-            out.append(f"| {name} | {code(sid) if sid else '—'} | {cell or esc(both('not_cited'))} |")
-    return "\n".join(out)
-
+                cell = join("", [cell, Markup("<br>") if nodes else "", w("cited_by_other", lang), ": ", join(", ", more)])
+            name = h("span", stitle, class_="tcg-anchor", id=f"src:{src.id}:{sid}") if sid else w("sources", lang)
+            rows.append([name, code(sid) if sid else "—", cell or w("not_cited", lang)])
+        out.append(table([w("section", lang), "id", w("cited_by", lang)], rows))
+    return Page(page, title, join("\n", out), game.id)

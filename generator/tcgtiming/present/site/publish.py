@@ -7,9 +7,11 @@ once, and writes into a temporary folder inside OUT:
   ``charts/<game>/<chart>.<lang>.svg``   every chart, ja and en, and ``timing-table.<lang>.md/.html/.txt``
                                          (as ``tcgtiming render --format svg --format table``)
   ``traces/<game>/<scenario>.txt/.jsonl/.md``  each scenario's run (as ``tcgtiming simulate --out-dir``)
-  ``docs/``, ``site/``, ``mkdocs.yml``   the generated pages, the site mkdocs built, the config it ran with
+  ``site/``                              the site: ``ja/`` and ``en/``, the same pages in each language,
+                                         rendered through the templates (``render``), each with its search
+                                         index (``search``), every link checked
 
-Only when all of it succeeded are these six moved into OUT, replacing the previous ones; if a move
+Only when all of it succeeded are these four moved into OUT, replacing the previous ones; if a move
 fails, the moves already made are undone. Nothing else in OUT is touched (OUT may be any folder).
 """
 from __future__ import annotations
@@ -18,18 +20,17 @@ import dataclasses
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.text import LANGS
-from .docs import HAND_WRITTEN, generate, mkdocs_config, write_docs
+from .docs import HAND_WRITTEN, generate, nav
 from .inputs import Inputs, collect
+from .render import check_links, write_site
 
-OUTPUTS = ("models", "charts", "traces", "docs", "site", "mkdocs.yml")
+OUTPUTS = ("models", "charts", "traces", "site")
 
 
 class BuildError(Exception):
@@ -41,7 +42,6 @@ class Built:
     out: Path  # the folder everything was moved into
     inputs: Inputs
     pages: int  # generated pages
-    mkdocs_said: str  # what mkdocs said besides its INFO lines
     seconds: dict[str, float]  # the time each part took
 
 
@@ -101,23 +101,12 @@ def write_traces(inputs: Inputs, folder: Path) -> None:
             _write(base, ".md", as_markdown(sr.run, sr.names, "en", title=sr.scenario.title.get("en")))
 
 
-def run_mkdocs(config: Path) -> str:
-    """``mkdocs build --strict`` in a child process (its own warnings filters; nothing of mkdocs is
-    imported here). Returns its output; raises BuildError when it fails."""
-    # not --quiet: it hides the warnings from --strict, which then passes a build with broken links
-    p = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config.resolve())],
-                       check=False, capture_output=True, text=True, cwd=config.resolve().parent,
-                       env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})  # material's banner about its successor
-    said = "\n".join(line for line in (p.stdout + p.stderr).splitlines() if line.strip() and not line.startswith("INFO"))
-    if p.returncode != 0:
-        raise BuildError(said or f"mkdocs exited with {p.returncode}")
-    return said
-
-
 def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | None = None,
-          hand_written=HAND_WRITTEN) -> Built:
-    """Build the models, charts, tables, traces, pages and site of the rules and move them into OUT.
-    Raises InputError (what is invalid), BuildError, RenderError or OSError; OUT is then unchanged."""
+          hand_written=HAND_WRITTEN, templates: Path | None = None) -> Built:
+    """Build the models, charts, tables, traces and site of the rules and move them into OUT; templates
+    is a folder of templates replacing the packaged ones (None: ours). Raises InputError (what is
+    invalid), BuildError (a broken link, a template that fails), RenderError or OSError; OUT is then
+    unchanged."""
     t0 = time.perf_counter()
     inputs = collect(rules_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -131,17 +120,43 @@ def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | N
         write_models(inputs, stage / "models")
         write_tables(inputs, stage / "charts")
         write_traces(inputs, stage / "traces")
-        pages = generate(inputs, stage, hand_written)
-        write_docs(pages, stage / "docs")
-        (stage / "mkdocs.yml").write_text(mkdocs_config(inputs), encoding="utf-8", newline="\n")
+        pages = {lang: generate(inputs, stage, lang, hand_written) for lang in LANGS}
+        n = render_pages(pages, {lang: nav(inputs, lang) for lang in LANGS}, stage / "site", templates)
         t3 = time.perf_counter()
-        said = run_mkdocs(stage / "mkdocs.yml")
+        search_index(inputs, stage / "site")
         t4 = time.perf_counter()
+        problems = check_links(stage / "site")
+        if problems:
+            raise BuildError(f"{len(problems)} broken link(s):\n  " + "\n  ".join(problems[:20]))
+        t5 = time.perf_counter()
         move_into_place(stage, out, OUTPUTS)
-        seconds = {"inputs": t1 - t0, "charts": t2 - t1, "pages": t3 - t2, "mkdocs": t4 - t3}
-        return Built(out, inputs, len(pages.pages), said, seconds)
+        seconds = {"inputs": t1 - t0, "charts": t2 - t1, "pages": t3 - t2, "search": t4 - t3, "links": t5 - t4}
+        return Built(out, inputs, n, seconds)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def search_index(inputs: Inputs, site: Path) -> None:
+    """The Pagefind index of each language's folder (its pages and a record per node)."""
+    from .search import build_index
+
+    for lang in LANGS:
+        try:
+            build_index(site / lang, lang)
+        except OSError as exc:  # the binary missing or failing
+            raise BuildError(f"the search index of {lang}/ could not be built: {exc}") from None
+
+
+def render_pages(pages, navs, folder: Path, templates: Path | None) -> int:
+    """write_site, with what a template gets wrong (a syntax error, an unknown name) as a BuildError."""
+    import jinja2
+
+    try:
+        return write_site(pages, navs, folder, templates)
+    except jinja2.TemplateSyntaxError as exc:
+        raise BuildError(f"{exc.filename or exc.name}:{exc.lineno}: template error: {exc.message}") from None
+    except jinja2.TemplateError as exc:
+        raise BuildError(f"template error: {exc}") from None
 
 
 def move_into_place(stage: Path, out: Path, names) -> None:

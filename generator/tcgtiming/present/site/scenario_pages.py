@@ -1,83 +1,101 @@
-"""The pages of the example scenarios: the list of a game's scenarios, and one page per scenario (what
-it demonstrates, its set-up and outcome, its path drawn over the turn chart, the traces in Japanese
-and in English with their node ids linked, the scenario file)."""
+"""The pages of the example scenarios, in one language: the list of a game's scenarios, and one page
+per scenario (what it demonstrates, its set-up and outcome, its path drawn over the turn chart, the
+brief trace with its node ids linked, the board at the end, the full trace folded, the scenario
+file)."""
 from __future__ import annotations
 
-import html
-import re
+from markupsafe import Markup
 
 from ...core.model import Game, Text
-from ...core.words import WORDS
 from .inputs import ScenarioRun
-from .markup import bi, both, cite_md, code, esc, front_matter, heading, link_node, node_page, para, rel
-from .pages import Pages
-
-_TRACE_ROW = re.compile(r"^\| (\d+) \| `([^`]+)` \|", re.MULTILINE)
+from .markup import a, cite, code, h, join, link_node, tx, w
+from .pages import Page, Pages, crumbs, heading, table
 
 
-def trace_markdown(game: Game, sr: ScenarioRun, lang: str, page: str) -> str:
-    """The interpreter's Markdown trace, each node id a link to its entry."""
-    from ...runtime.trace import as_markdown
+def trace_table(game: Game, sr: ScenarioRun, page: str, lang: str, brief: bool) -> Markup:
+    """The run as a table: #, node (linked to its entry), who, what happened, and the state beside
+    it (pending abilities, the stack, priority)."""
+    from ...runtime.trace import compact
 
-    text = as_markdown(sr.run, sr.names, lang)
-
-    def row(mo):
-        nid = mo.group(2)
-        if nid not in game.nodes:
-            return mo.group(0)
-        return f"| {mo.group(1)} | [`{nid}`]({rel(page, node_page(game, game.nodes[nid]), nid)}) |"
-
-    return _TRACE_ROW.sub(row, text)
-
-
-def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> str:
-    sc, run = sr.scenario, sr.run
-    page = f"{game.id}/scenarios/{sr.stem}.md"
-    out = [front_matter(f"{sc.title.ja} / {sc.title.en} — {game.name.ja}")]
-    out.append(f"# {heading(sc.title.ja, sc.title.en)}\n")
-    out.append(para(f"{link_node(game, page, game.turn.begin, bi(game.name))} · "
-                    f"[{esc(both('scenarios'))}](index.md) · {code(sc.id)}", "tcg-crumbs"))
-    out.append(f"## {heading(WORDS['site.demonstrates'][0], WORDS['site.demonstrates'][1])}\n")
-    if sc.demonstrates is not None:
-        out.append(f'<div class="tcg-demo" markdown="1">\n\n{para(esc(sc.demonstrates.ja), lang="ja")}\n'
-                   f'{para(esc(sc.demonstrates.en), lang="en")}\n</div>\n')
-    else:
-        out.append("—\n")
     names = sr.names
+    rows = []
+    for e in (compact(sr.run.entries) if brief else sr.run.entries):
+        node = game.nodes.get(e.node)
+        nid = link_node(game, page, e.node, code(e.node)) if node is not None else code(e.node)
+        state = []
+        pend = "; ".join(f"{names.get(p, p)}: {', '.join(v)}" for p, v in e.pending if v)
+        if pend:
+            state.append(f"{w('pending', lang)}: {pend}")
+        if e.stack:
+            state.append(f"{w('stack', lang)}: {' < '.join(e.stack)}")
+        if e.priority:
+            state.append(f"{w('window', lang)}: {names.get(e.priority, e.priority)}")
+        rows.append([str(e.seq), nid, names.get(e.actor, e.actor) or "", e.what.get(lang), " · ".join(state)])
+    head = ["#", w("node", lang), w("who", lang), w("what", lang), w("state", lang)]
+    return table(head, rows, "tcg-trace-table")
+
+
+def board(game: Game, sr: ScenarioRun, lang: str) -> Markup:
+    """The zones of each player at the end of the run, the cards by name."""
+    cards = sr.scenario.cards
+    rows = []
+    for pid, zones in sr.run.zones:
+        for z, ids in zones:
+            zone = game.zones.get(z)
+            rows.append([f"{sr.names.get(pid, pid)}", tx(zone.name, lang) if zone is not None else z,
+                         ", ".join(cards[c].name if c in cards else c for c in ids) or "—", str(len(ids))])
+    return table([w("players", lang), w("zones", lang), w("cards", lang), "#"], rows, "tcg-board")
+
+
+def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
+    lang = p.lang
+    sc, run = sr.scenario, sr.run
+    page = f"{game.id}/scenarios/{sr.stem}.html"
+    title = tx(sc.title, lang)
+    names = sr.names
+    out = [heading(1, title),
+           crumbs(link_node(game, page, game.turn.begin, tx(game.name, lang)), a("index.html", w("scenarios", lang)),
+                  code(sc.id))]
+    out.append(heading(2, w("demonstrates", lang)))
+    out.append(h("div", h("p", tx(sc.demonstrates, lang) or "—"), class_="tcg-demo"))
+    losers = f" — {', '.join(names.get(x, x) for x in run.losers)}" if run.losers else ""
     facts = [
-        f"{both('turn_player')}: {esc(names.get(sc.turn_player, sc.turn_player))} ({code(sc.turn_player)})",
-        f"{both('first_turn')}: {both('yes') if sc.first_turn else both('no')}",
-        f"{both('turns_run')}: {sc.turns} · {both('seed')}: {sc.seed} · {both('policy')}: {code(sc.policy)}",
-        f"{both('players')}: " + ", ".join(f"{esc(name)} ({code(pid)})" for pid, name, _ in sc.players),
-        f"{both('outcome')}: {code(run.result)}" + (f" — {', '.join(esc(names.get(x, x)) for x in run.losers)}"
-                                                    if run.losers else "") + f" · {len(run.entries)} {both('entries')}",
+        [w("turn_player", lang), ": ", names.get(sc.turn_player, sc.turn_player), " (", code(sc.turn_player), ")"],
+        [w("first_turn", lang), ": ", w("yes" if sc.first_turn else "no", lang)],
+        [w("turns_run", lang), f": {sc.turns} · ", w("seed", lang), f": {sc.seed} · ", w("policy", lang), ": ",
+         code(sc.policy)],
+        [w("players", lang), ": ", join(", ", [join("", [name, " (", code(pid), ")"]) for pid, name, _ in sc.players])],
+        [w("outcome", lang), ": ", code(run.result), losers, f" · {len(run.entries)} ", w("entries", lang)],
     ]
     if sc.cites:
-        facts.append(f"{both('cites')}: " + "; ".join(cite_md(game, c, page) for c in sc.cites))
-    out.append("\n## " + heading(*WORDS["site.setup"]) + "\n")
-    out.append("\n".join(f"- {x}" for x in facts) + "\n")
-    out.append(f"\n## {heading(WORDS['site.trace_chart'][0], WORDS['site.trace_chart'][1])}\n")
-    out.append(p.charts_block(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース",
-                                                                             f"the trace of {sc.title.en}")))
-    out.append(f"\n## {heading(WORDS['site.trace_ja'][0], WORDS['site.trace_ja'][1])}\n")
-    out.append(f'<div class="tcg-trace" lang="ja" markdown="1">\n\n{trace_markdown(game, sr, "ja", page)}\n</div>\n')
-    out.append(f"\n## {heading(WORDS['site.trace_en'][0], WORDS['site.trace_en'][1])}\n")
-    out.append(f'<div class="tcg-trace" lang="en" markdown="1">\n\n{trace_markdown(game, sr, "en", page)}\n</div>\n')
-    out.append(f"\n<details class=\"tcg-source\">\n<summary>{esc(both('scenario_file'))}: {code(sr.shown)}</summary>\n"
-               f'<pre><code class="language-yaml">{html.escape(sr.text, quote=False)}</code></pre>\n</details>\n')
-    return "\n".join(out)
+        facts.append([w("cites", lang), ": ", join("; ", [cite(game, c, page) for c in sc.cites])])
+    out.append(heading(2, w("setup", lang)))
+    out.append(h("ul", *(h("li", *f) for f in facts)))
+    out.append(heading(2, w("trace_chart", lang)))
+    out.append(p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}")))
+    out.append(heading(2, w("trace_brief", lang)))
+    out.append(h("p", w("trace_brief_note", lang), class_="tcg-cnote"))
+    out.append(h("div", trace_table(game, sr, page, lang, True), class_="tcg-trace", data_pagefind_ignore="all"))
+    out.append(heading(2, w("board", lang)))
+    out.append(board(game, sr, lang))
+    out.append(h("details", h("summary", w("trace_full", lang), f" ({len(run.entries)})"),
+                 h("div", trace_table(game, sr, page, lang, False), class_="tcg-trace"),
+                 class_="tcg-full-trace", data_pagefind_ignore="all"))
+    out.append(h("details", h("summary", w("scenario_file", lang), ": ", code(sr.shown)),
+                 h("pre", h("code", sr.text)), class_="tcg-source", data_pagefind_ignore="all"))
+    return Page(page, f"{title} — {tx(game.name, lang)}", join("\n", out), game.id)
 
 
-def scenarios_index(game: Game, runs: list[ScenarioRun]) -> str:
-    page = f"{game.id}/scenarios/index.md"
-    out = [front_matter(f"{WORDS['site.scenarios'][0]} / {WORDS['site.scenarios'][1]} — {game.name.ja}")]
-    out.append(f"# {heading(WORDS['site.scenarios'][0] + ' — ' + game.name.ja, WORDS['site.scenarios'][1] + ' — ' + game.name.en)}\n")
-    out.append(para(link_node(game, page, game.turn.begin, bi(game.name)), "tcg-crumbs"))
+def scenarios_index(game: Game, runs: list[ScenarioRun], lang: str) -> Page:
+    page = f"{game.id}/scenarios/index.html"
+    title = f"{w('scenarios', lang)} — {tx(game.name, lang)}"
+    out = [heading(1, title), crumbs(link_node(game, page, game.turn.begin, tx(game.name, lang)))]
     for sr in runs:
         sc = sr.scenario
-        out.append(f"## [{bi(sc.title)}]({sr.stem}.md)\n")
+        out.append(h("h2", a(f"{sr.stem}.html", tx(sc.title, lang)), id=sr.stem))
         if sc.demonstrates is not None:
-            out.append(para(esc(sc.demonstrates.ja), lang="ja") + "\n" + para(esc(sc.demonstrates.en), lang="en"))
-        out.append(f"{code(sc.id)} · {code(sr.run.result)} · {len(sr.run.entries)} {both('entries')}\n")
-    return "\n".join(out)
+            out.append(h("p", tx(sc.demonstrates, lang)))
+        out.append(h("p", code(sc.id), " · ", code(sr.run.result), f" · {len(sr.run.entries)} ", w("entries", lang),
+                     class_="tcg-crumbs"))
+    return Page(page, title, join("\n", out), game.id)
 
