@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from markupsafe import escape
 from conftest import MINI, ROOT
 from tcgtiming.present import site
 from tcgtiming.present.charts import chart_ids, node_url, page_of
@@ -301,6 +302,30 @@ def test_scenario_pages_contain_their_traces_and_the_board(built):
                 want = (site_page(out, f"{g.id}/{page_of(g.nodes[e.node])}.md", "en"), e.node)
                 assert any(resolve(f, h) == want for h in links), e.node
             assert resolve(f, page(f).objects[0])[0].name == f"{sr.stem}.en.svg"  # the trace overlay
+
+
+def test_every_reading_of_the_sources_is_on_its_page_with_the_one_that_runs(built):
+    """Where the sources can be read two ways or disagree, the reader sees every reading, in the page's
+    language, and which one the engine follows (the counter actor, the end-phase repeat, ...)."""
+    _, out, inputs = built
+    seen = 0
+    for game in inputs.games:
+        holders = [(page_of(n), n.id, n.readings) for n in game.nodes.values() if n.readings]
+        holders += [(c.id if c.kind != "step" else c.parent, c.begin, c.readings)
+                    for c in game.containers.values() if c.readings and c.kind != "turn"]
+        holders += [("turn", game.turn.begin, game.turn.readings)] if game.turn.readings else []
+        for page, anchor, readings in holders:
+            for lang in ("ja", "en"):
+                text = (out / lang / game.id / f"{page}.html").read_text(encoding="utf-8")
+                for r in readings:
+                    says = str(escape(getattr(r.says, lang)))
+                    assert f'data-reading="{r.id}"' in text and says in text, (game.id, page, r.id, lang)
+                runs = [r for r in readings if r.runs]
+                assert len(runs) == 1
+                block = text[text.index(f'data-reading="{runs[0].id}"') - 60:]
+                assert "tcg-runs" in block[:200]
+            seen += 1
+    assert seen >= 20  # the four games record 27 readings
 
 
 def test_reference_page_has_the_generated_tables(built):

@@ -13,6 +13,23 @@ def _item(key: str, lang: str, *value) -> Markup:
     return h("li", h("span", w(key, lang), class_="tcg-k"), ": ", *value)
 
 
+def readings_block(game: Game, readings, page: str, lang: str) -> Markup:
+    """The readings of the sources at a node or container: each in the page's language with its
+    citations, the one the engine follows marked; a heading says whether the sources disagree
+    (the readings cite different documents) or can only be read more than one way."""
+    if not readings:
+        return Markup("")
+    sources = {c.source for r in readings for c in r.cites}
+    title = w("readings_disagree" if len(sources) > 1 else "readings_open", lang)
+    items = []
+    for r in readings:
+        mark = h("strong", "✔ ", w("reading_runs", lang)) if r.runs else h("span", w("reading_other", lang))
+        cites = join("; ", [cite(game, c, page) for c in r.cites]) if r.cites else ""
+        items.append(h("li", mark, ": ", tx(r.says, lang), h("br"), h("small", w("cites", lang), ": ", cites) if cites else "",
+                       class_="tcg-reading tcg-runs" if r.runs else "tcg-reading", data_reading=r.id))
+    return h("div", h("p", h("strong", w("readings", lang)), " — ", title), h("ul", *items), class_="tcg-readings")
+
+
 def _to(game: Game, page: str, nid: str, lang: str, arrow: str = "") -> Markup:
     t = game.nodes[nid]
     return link_node(game, page, t.id, f"{arrow}{local_no(t)} {tx(t.label, lang)}".strip())
@@ -73,6 +90,8 @@ def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup
     body = [head, h("p", tx(node.label, lang), class_="tcg-label")]
     if items:
         body.append(h("ul", *items))
+    if node.readings:
+        body.append(readings_block(game, node.readings, page, lang))
     # each node is a search record of its own (search.node_records): its entry is left out of the page's
     return h("div", *body, class_=f"tcg-node k-{key} tcg-d{min(depth, 6)}", id=nid, data_pagefind_ignore="all")
 
@@ -92,6 +111,7 @@ def node_entries(game: Game, ids: list[str], page: str, lang: str) -> Markup:
             out.append(heading(3, tx(c.label, lang)))
             if c.note is not None:
                 out.append(note(c.note, lang))
+            out.append(readings_block(game, c.readings, page, lang))
         parent, body = game.enclosing(node)
         d = depth.get(parent.id, 0) + 1 if parent is not None else 0
         depth[nid] = d

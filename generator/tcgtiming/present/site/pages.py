@@ -16,7 +16,7 @@ from ...core.text import LANGS
 from .inputs import ScenarioRun
 from .markup import (a, call_text, chart_file, cite, code, cond_text, h, join, link_node, node_page, rel, slug, tx,
                      url_link, value_text, w)
-from .nodes import node_entries
+from .nodes import node_entries, readings_block
 
 
 @dataclass
@@ -99,6 +99,7 @@ def container_page(p: Pages, game: Game, cid: str) -> Page:
            crumbs(link_node(game, page, game.turn.begin, tx(game.name, lang)),
                   w("phases" if c.kind == "phase" else "procedures", lang), code(cid))]
     out.append(note(c.note, lang))
+    out.append(readings_block(game, c.readings, page, lang))
     facts = []
     if c.cites:
         facts.append(h("li", w("cites", lang), ": ", join("; ", [cite(game, x, page) for x in c.cites])))
@@ -125,7 +126,8 @@ def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> Page:
     page = f"{game.id}/turn.html"
     turn = game.turn
     name = tx(game.name, lang)
-    out = [heading(1, name), note(game.note, lang), heading(2, w("turn", lang))]
+    out = [heading(1, name), note(game.note, lang), readings_block(game, turn.readings, page, lang),
+           heading(2, w("turn", lang))]
     out.append(p.chart(page, f"charts/{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}")))
     out.append(h("p", w("roles_swap" if game.roles_swap else "no_swap", lang)))
     out.append(h("p", a("scenarios/index.html", w("scenario_list", lang)), f" ({len(runs)}) · ",
