@@ -37,7 +37,7 @@ def run(args) -> int:
         sys.stderr.write(f"tcgtiming site: error: cannot write to {out}: {exc.strerror}\n")
         return 2
     try:
-        built = build(args.rules, out, None if args.no_cache else cache_dir(), args.jobs, templates=templates)
+        build(args.rules, out, None if args.no_cache else cache_dir(), args.jobs, templates=templates)
     except InputError as exc:
         report_invalid(exc)
         return 1
