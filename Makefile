@@ -11,21 +11,8 @@ APT_PACKAGES := graphviz fonts-ipaexfont-gothic
 .PHONY: site test setup system-deps python-deps clean schema reference bench fuzz
 
 site: setup
-	@rm -rf $(OUT).tmp && mkdir -p $(OUT).tmp/models
-	$(BIN)/tcgtiming validate $$(find rules -name "*.yaml" -not -path "*/scenarios/*" -not -path "*/rulings/*" | sort) tests/fixtures/mini
-	@for f in $$(find rules -name '*.yaml' -not -path '*/scenarios/*' -not -path '*/rulings/*' | sort) tests/fixtures/mini/game.yaml; do \
-	  g=$$(basename $$(dirname $$f)); \
-	  $(BIN)/tcgtiming compile $$f --out $(OUT).tmp/models/$$g.json || exit 1; \
-	done
-	@# --- site: charts ---
-	$(BIN)/tcgtiming render rules --lang ja --lang en --format svg --format table --out $(OUT).tmp/charts
-	@# --- site: simulations ---
-	$(BIN)/tcgtiming simulate $$(find rules -path '*/scenarios/*.yaml' | sort) --strict --out-dir $(OUT).tmp/traces
-	@# --- site: the pages (docs/) and the mkdocs build (site/) ---
-	$(BIN)/tcgtiming site --rules rules --out $(OUT).tmp
-	@rm -rf $(OUT) && mv $(OUT).tmp $(OUT)
-	@echo "outputs: $(CURDIR)/$(OUT)/ (models/: compiled models; charts/: charts and timing tables; traces/: example simulations; docs/: the generated pages)"
-	@echo "site: $(CURDIR)/$(OUT)/site/index.html"
+	@# one pass: models/, charts/ (and timing tables), traces/ and site/ (ja/, en/), moved into $(OUT) together
+	@$(BIN)/tcgtiming site --rules rules --out $(OUT)
 
 # the browser tests of the site use Debian's chromium (playwright cannot download browsers here)
 test: APT_PACKAGES += chromium
@@ -71,4 +58,4 @@ reference: setup
 	$(BIN)/tcgtiming reference README.md --update
 
 clean:
-	rm -rf $(OUT) $(OUT).tmp $(VENV) .pytest_cache .hypothesis
+	rm -rf $(OUT) $(VENV) .pytest_cache .hypothesis

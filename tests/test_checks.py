@@ -298,3 +298,36 @@ def test_an_ability_condition_and_effect_are_checked_and_located(tmp_path, varia
     first, second = res.diagnostics
     assert (first.line, first.col) == (line_of(p, "oponent"), text.splitlines()[first.line - 1].index("oponent") + 1)
     assert second.line == line_of(p, "from: [hand]")
+
+
+def test_a_section_is_located_by_heading_or_by_label_and_lines(variant):
+    ok = variant(('      - {id: end, title: "5. End phase"}\n', '      - {id: end, title: "what ends the turn", lines: [20, 24]}\n'))
+    res, ds = diags(ok)
+    assert res.game is not None and not res.errors, ds
+    sec = res.game.sources["mini"].sections[-1]
+    assert (sec.title, sec.lines) == ("what ends the turn", (20, 24))
+    p = variant(('      - {id: end, title: "5. End phase"}\n', '      - {id: end, title: "what ends the turn", lines: [24, 20]}\n'))
+    d = one(p, "S204")
+    assert "end before they begin" in d.message and d.line == line_of(p, "lines: [24, 20]")
+    p = variant(('      - {id: end, title: "5. End phase"}\n', '      - {id: end, title: "the end", lines: [3]}\n'))
+    assert any(d.code == "S203" or d.code == "S204" for d in diags(p)[0].diagnostics)
+
+
+READINGS = '''          readings:
+            - {id: literal, says: {ja: 文面どおり, en: as written}, cite: "mini#main", runs: true}
+            - {id: other, says: {ja: もう一つの読み, en: the other reading}}
+'''
+
+
+def test_readings_are_data_of_the_node_and_exactly_one_runs(variant):
+    anchor = "          label: {ja: プレイするか選ぶ, en: choose a play}\n"
+    res, ds = diags(variant((anchor, anchor + READINGS)))
+    assert res.game is not None and not res.errors, ds
+    (a, b) = res.game.nodes["main.play"].readings
+    assert (a.id, a.runs, str(a.cites[0]), b.says.en, b.runs) == ("literal", True, "mini#main", "the other reading", False)
+    p = variant((anchor, anchor + READINGS.replace("runs: true", "runs: false")))
+    d = one(p, "S204")
+    assert "0 with runs: true" in d.message and d.line == line_of(p, "readings:")
+    p = variant((anchor, anchor + READINGS.replace("en: the other reading", "en: null").replace("cite: \"mini#main\"",
+                                                                                                "cite: \"mini#nowhere\"")))
+    assert sorted(d.code for d in diags(p)[0].diagnostics) == ["C303", "C304"]

@@ -107,10 +107,6 @@ def _third_party(mod: Module, name: str, line: int, found: list[str]) -> None:
             found.append(f"{mod.rel}:{line}: imports {top} (only {', '.join(sorted(allowed))} may)")
 
 
-import pytest  # noqa: E402  (temporary, while the back ends are split)
-
-
-@pytest.mark.xfail(reason="the charts/site/engine split is under way", strict=False)
 def test_the_package_keeps_its_import_contract():
     assert violations(PKG) == []
 

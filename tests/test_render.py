@@ -148,15 +148,18 @@ def test_node_kinds_have_their_colours_and_shapes(mini):
     assert all(a["color"] == "#ff0000" and a["peripheries"] == "2" for a in by["check"])
     # distinct shapes
     assert seen["main.play"]["shape"] == "diamond"  # a player's choice is a decision
-    assert all(a["shape"] == "diamond" and a["color"] == "#000000" for a in by["branch"])
     assert all(a["shape"] == "tab" for a in by["window"])
-    assert all(a["shape"] == "cds" and a["color"] == "#0000ff" for a in by["trigger"])
     assert all(a["shape"] == "doubleoctagon" for a in by["end_game"])
-    assert all(a["shape"] == "hexagon" for a in by["loop"] + by["foreach"])
+    # what the rules do by themselves is blue like the automatic actions, told apart by its shape
+    assert all(a["shape"] == "cds" and a["color"] == "#0000ff" for a in by["trigger"])
+    assert all(a["shape"] == "diamond" and a["color"] == "#0000ff" for a in by["branch"])
+    assert all(a["shape"] == "hexagon" and a["color"] == "#0000ff" for a in by["loop"] + by["foreach"])
+    assert all(a["shape"] == "rarrow" and a["color"] == "#0000ff" for a in by["goto"] + by["exit"])
     closed = by["closed"][0]
     assert closed["fillcolor"] == "#d9d9d9" and "dashed" in closed["style"] and "no play" in plain(closed["label"])
     assert all(a["fillcolor"] == "#404040" for a in by["begin"] + by["end"])
     assert all(a["peripheries"] == "2" and a["shape"] == "box" for a in by["call"])
+    assert all(a["color"] == "#0000ff" for a in by["call"])  # the mini game's procedures are automatic
 
 
 def test_priority_window_shows_who_has_priority_first_and_who_may_act(mini):
@@ -508,20 +511,38 @@ def test_trace_of_another_game_is_an_error(cli, tmp_path):
 
 def test_table_rows_are_in_time_order_with_closed_rows_marked(mini):
     rs = tables.rows(mini, "en")
-    assert [r.node for r in rs[:6]] == ["start.begin", "start.1", "start.2", "start.3", "start.end", "main.begin"]
+    assert [r.node for r in rs[:5]] == ["start.begin", "start.1", "start.2", "start.3", "main.begin"]
     assert [r.node for r in rs if r.node.endswith(".begin") and r.node.count(".") == 1] == \
         [f"{p}.begin" for p in mini.turn.children]
+    assert not any(mini.nodes[r.node].kind == "end" for r in rs)  # ends get no row: nothing after the turn's end
+    assert all(r.structure == (mini.nodes[r.node].kind == "begin") for r in rs)
     window = next(r for r in rs if r.node == "battle.free.1")
     assert not window.closed and window.own.open and window.opp.open
     assert window.own.text == "may play (priority first): quick card"
     assert window.opp.text == "may play (after the other passes): quick card"
+    # the mini game has priority windows: a player's choice outside them acts, it is not a play timing
     choice = next(r for r in rs if r.node == "main.play")
-    assert choice.own.open and not choice.opp.open and "[play a character / pass]" in choice.own.text
+    assert choice.closed and choice.own.act and not choice.opp.act
+    assert choice.own.text == "× no play (you act here [play a character / pass])"
     for r in rs:
-        if mini.nodes[r.node].kind in ("auto", "closed", "check", "trigger", "begin", "end"):
+        if mini.nodes[r.node].kind in ("auto", "closed", "check", "trigger", "begin", "end", "player"):
             assert r.closed, r
     nested = next(r for r in rs if r.node == "main.play.character.1")
-    assert nested.depth == 1 and nested.context == "play a character"
+    assert nested.depth == 1 and nested.context == "play a character" and nested.origin == "nested"
+
+
+def test_table_seed_view_keeps_the_sources_own_rows(mini, shipped):
+    for g in [mini, *shipped.values()]:
+        full, seed = tables.rows(g, "en"), tables.seed_rows(g, "en")
+        assert [r.node for r in seed] == [r.node for r in full if r.origin == "source"]
+        assert [r.n for r in seed] == list(range(1, len(seed) + 1))
+        assert all(r.depth == 0 and not r.structure for r in seed)
+    assert len(tables.seed_rows(shipped["gundam"], "ja")) == 35  # the rows of the source's timing chart
+    html = tables.table_html(mini, "en", view="seed")
+    assert 'data-view="seed"' in html and 'class="structure"' not in html
+    assert 'class="structure"' in tables.table_html(mini, "en")
+    with pytest.raises(ValueError):
+        tables.rows(mini, "en", "everything")
 
 
 def test_tables_for_all_four_games(shipped):
@@ -541,11 +562,18 @@ def test_tables_for_all_four_games(shipped):
             md = tables.table_markdown(g, lang)
             assert md.count("\n| ") == len(rs) + 1
             html = tables.table_html(g, lang)
-            assert html.count('<tr class="closed"') == sum(r.closed for r in rs)
+            assert html.count('<tr class="closed"') == sum(r.closed and not r.structure for r in rs)
+            assert html.count('<tr class="structure"') == sum(r.structure for r in rs)
     gw = tables.rows(shipped["gundam"], "ja")
     free = [r for r in gw if shipped["gundam"].nodes[r.node].kind == "window"]
     assert free and all(r.own.text.startswith("プレイできる（優先権が先）") for r in free)
     assert all(r.opp.text.startswith("プレイできる（相手のパスの後）") for r in free)
+    # a play timing is a window, or in a game without windows (Weiß Schwarz) a player action
+    ws = tables.rows(shipped["ws"], "en")
+    assert next(r for r in ws if r.node == "main.3").own.open
+    aq = tables.rows(shipped["aquarian"], "en")
+    assert next(r for r in aq if r.node == "main.act.fast.1").own.open  # it plays a card itself
+    assert not next(r for r in aq if r.node == "power.set").own.open
 
 
 # --- the command line -----------------------------------------------------------------------------

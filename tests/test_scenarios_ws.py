@@ -298,7 +298,7 @@ def test_a_single_loss_at_rule_processing_is_not_a_draw():
     assert (r.result, r.losers) == ("lose", ("p1",))
     assert verify(r, sc) == []
     rp = at(r.entries, "check_timing.1")[-1]
-    assert rp.what.en == "rule processing: loss with no cards in deck and waiting room (p1)"
+    assert rp.what.en == "rule processing: loss with both deck and waiting room empty (p1)"
     assert r.entries[-1].node == "check_timing.loss.turn_player.1"
 
 

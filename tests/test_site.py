@@ -1,9 +1,9 @@
-"""The static site: built with `mkdocs build --strict` (through tcgtiming.present.site) from the shipped rules and
-scenarios, then read back as a reader's browser would: pages, node anchors, the charts' links,
-citations, Japanese heading ids, scenario traces; plus determinism and the command line."""
+"""The static site, one language at a time (site/ja, site/en): built by tcgtiming.present.site from the
+shipped rules and scenarios (every link checked), then read back as a reader's browser would: pages,
+node anchors, the charts' links, citations, Japanese heading ids, scenario traces, the language of
+each page; plus determinism, templates and the command line."""
 from __future__ import annotations
 
-import io
 import posixpath
 import re
 import shutil
@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from markupsafe import escape
 from conftest import MINI, ROOT
 from tcgtiming.present import site
 from tcgtiming.present.charts import chart_ids, node_url, page_of
@@ -24,11 +25,10 @@ pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is
 def built(tmp_path_factory):
     """The whole site of the shipped rules, built once for this module."""
     base = tmp_path_factory.mktemp("site")
-    log = io.StringIO()
-    out = site.build(str(ROOT / "rules"), base / "out", cache=base / "cache", log=log)
-    assert out == base / "out" / "site"
+    result = site.build(str(ROOT / "rules"), base / "out", cache=base / "cache")
+    assert result.out == base / "out"
     inputs = site.collect(str(ROOT / "rules"))
-    return base, out, inputs
+    return base, base / "out" / "site", inputs
 
 
 # --- reading the built HTML -----------------------------------------------------------------------
@@ -99,8 +99,9 @@ def resolve(base_file: Path, href: str) -> tuple[Path, str]:
     return target, unquote(parts.fragment)
 
 
-def site_page(out: Path, md: str) -> Path:
-    return out / (md[:-3] + ".html")
+def site_page(out: Path, md: str, lang: str = "ja") -> Path:
+    """The built page of a page path (.md or .html) in a language's folder."""
+    return out / lang / (md[:-3] + ".html" if md.endswith(".md") else md)
 
 
 # --- the pages ------------------------------------------------------------------------------------
@@ -116,26 +117,41 @@ def test_every_page_is_built(built):
         runs = inputs.runs[g.id]
         assert len(runs) >= 5
         expected += [f"{g.id}/scenarios/{sr.stem}.md" for sr in runs]
-    for md in expected:
-        assert (base / "out" / "docs" / md).is_file(), md
-        assert site_page(out, md).is_file(), md
-    assert (out / "assets" / "extra.css").is_file()  # the hand-written sources are copied
-    assert (out / "search" / "search_index.json").is_file()
-    home = (out / "index.html").read_text(encoding="utf-8")
-    assert "<!-- tcgtiming: games -->" not in home
-    for g in inputs.games:  # the games table: every game, linked to its overview, with its numbers
-        assert f'href="{g.id}/turn.html"' in home
-        assert re.search(rf"<td[^>]*>{g.stats()['nodes']}</td>", home)
+    for lang in ("ja", "en"):
+        for md in expected:
+            assert site_page(out, md, lang).is_file(), (lang, md)
+        assert (out / lang / "assets" / "site.css").is_file()  # the hand-written files are copied
+        home = (out / lang / "index.html").read_text(encoding="utf-8")
+        assert "<!-- tcgtiming: games -->" not in home
+        for g in inputs.games:  # the games table: every game, linked to its overview, with its numbers
+            assert f'href="{g.id}/turn.html"' in home and g.name.get(lang) in unescape(home)
+            assert re.search(rf"<td[^>]*>{g.stats()['nodes']}</td>", home)
+    assert (out / "index.html").is_file() and (out / "404.html").is_file()  # choose a language; not found
+    assert not (base / "out" / "docs").exists() and not (base / "out" / "mkdocs.yml").exists()
 
 
-def test_the_site_is_offline_and_plain(built):
-    _, out, _ = built
+def test_the_site_is_offline_plain_and_in_one_language_a_page(built):
+    _, out, inputs = built
     for f in out.rglob("*.html"):
         text = f.read_text(encoding="utf-8")
         assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, f
         assert not re.search(r'<(?:script|link)[^>]+(?:src|href)="(?:https?:)?//', text), f
-    cfg = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    assert "font: false" in cfg and "language: ja" in cfg and "site_dir: build/site" in cfg
+        lang = f.relative_to(out).parts[0]
+        if lang in ("ja", "en"):
+            assert f'<html lang="{lang}">' in text, f
+    ws = next(g for g in inputs.games if g.id == "ws")
+    ja = unescape(site_page(out, "ws/attack.md", "ja").read_text(encoding="utf-8"))
+    en = unescape(site_page(out, "ws/attack.md", "en").read_text(encoding="utf-8"))
+    node = ws.nodes["attack.declaration.3"]
+    assert node.label.ja in ja and node.label.en not in ja  # one language at a time
+    assert node.label.en in en and node.label.ja not in en
+    # the switch leads to the same page in the other language
+    assert 'href="../../en/ws/attack.html"' in ja and 'href="../../ja/ws/attack.html"' in en
+
+
+def test_every_link_of_the_site_resolves(built):
+    _, out, _ = built
+    assert site.check_links(out) == []
 
 
 def test_every_node_has_an_anchor_where_its_chart_links(built):
@@ -151,9 +167,9 @@ def test_every_node_has_an_anchor_where_its_chart_links(built):
 
 def test_the_charts_links_land_on_anchors(built):
     _, out, inputs = built
-    svgs = sorted(out.glob("*/charts/*.svg")) + sorted(out.glob("*/scenarios/charts/*.svg"))
+    svgs = sorted(out.glob("*/*/charts/*.svg")) + sorted(out.glob("*/*/scenarios/charts/*.svg"))
     games = {g.id: g for g in inputs.games}
-    expected = sum(2 * len(chart_ids(g)) + 2 * len(inputs.runs[g.id]) for g in games.values())
+    expected = sum(2 * len(chart_ids(g)) + 2 * len(inputs.runs[g.id]) for g in games.values())  # each language its own
     assert len(svgs) == expected
     checked = 0
     for svg in svgs:
@@ -165,9 +181,11 @@ def test_the_charts_links_land_on_anchors(built):
             assert anchor in page(target).ids, (svg, href)
             checked += 1
     assert checked > 1000
-    # every page with a chart shows it (the Japanese one, the English one folded) from its own charts/ folder
-    attack = site_page(out, "ws/attack.md")
-    assert [resolve(attack, d)[0].name for d in page(attack).objects] == ["attack.ja.svg", "attack.en.svg"]
+    # every page with a chart shows it in its language from its own charts/ folder, the other a link away
+    for lang, other in (("ja", "en"), ("en", "ja")):
+        attack = site_page(out, "ws/attack.md", lang)
+        assert [resolve(attack, d)[0].name for d in page(attack).objects] == [f"attack.{lang}.svg"]
+        assert any(resolve(attack, x)[0] == out / other / "ws" / "charts" / f"attack.{other}.svg" for x in page(attack).links)
 
 
 def test_node_entries_say_what_the_node_is(built):
@@ -176,7 +194,7 @@ def test_node_entries_say_what_the_node_is(built):
     p = page(site_page(out, "ws/attack.md"))
     decl = p.blocks["attack.declaration.3"]
     node = ws.nodes["attack.declaration.3"]
-    assert node.label.ja in decl["text"] and node.label.en in decl["text"]
+    assert node.label.ja in decl["text"]
     assert "ターンプレイヤー（甲）" in decl["text"]  # the actor
     for ch in node.choices:  # the options, each linked to where it leads
         assert ch.label.ja in decl["text"]
@@ -187,7 +205,7 @@ def test_node_entries_say_what_the_node_is(built):
     assert "check_timing.html#check_timing.begin" in check["links"]
     html = site_page(out, "ws/attack.md").read_text(encoding="utf-8")
     assert 'class="tcg-node k-check' in html and 'class="tcg-node k-choice' in html and 'class="tcg-node k-auto' in html
-    css = (out / "assets" / "extra.css").read_text(encoding="utf-8")
+    css = (out / "ja" / "assets" / "site.css").read_text(encoding="utf-8")
     for colour in ("#009f00", "#0000ff", "#ff0000"):  # the sources' colours
         assert colour in css
 
@@ -230,27 +248,28 @@ def test_citations_resolve_to_source_titles(built):
 
 
 def test_japanese_heading_ids_are_kept(built):
-    from pymdownx.slugs import slugify
+    from tcgtiming.present.site.markup import slug
 
     _, out, inputs = built
-    slug = slugify(case="lower")
     for g in inputs.games:
         for ph in g.phases:
-            heads = {i: t for t, i in page(site_page(out, f"{g.id}/{ph.id}.md")).headings}
-            assert slug(f"{ph.label.ja} {ph.label.en}", "-") in heads, ph.id
-            for s in ph.children:
-                step = g.containers[s]
-                want = slug(f"{step.label.ja} {step.label.en}", "-")
-                assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", want)
-                assert heads.get(want) == "h3", want
-    home = page(out / "index.html")
-    assert ("h2", "ゲーム-games") in home.headings
-    assert 'href="#ゲーム-games"' in (out / "index.html").read_text(encoding="utf-8")  # the table of contents
+            for lang in ("ja", "en"):
+                heads = {i: t for t, i in page(site_page(out, f"{g.id}/{ph.id}.md", lang)).headings}
+                assert heads.get(slug(ph.label.get(lang))) == "h1", ph.id
+                for s in ph.children:
+                    step = g.containers[s]
+                    want = slug(step.label.get(lang))
+                    if lang == "ja":
+                        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", want)
+                    assert heads.get(want) == "h3", want
+    home = page(out / "ja" / "index.html")
+    assert ("h2", "ゲーム") in home.headings
+    assert 'href="#ゲーム"' in (out / "ja" / "index.html").read_text(encoding="utf-8")  # the permalink
 
 
-def _trace_rows(html_text: str, lang: str) -> list[list[str]]:
-    """The rows (cell texts) of the trace table in the section of a language."""
-    part = html_text.split(f'<div class="tcg-trace" lang="{lang}">', 1)[1].split("</table>", 1)[0]
+def _trace_rows(html_text: str, full: bool) -> list[list[str]]:
+    """The rows (cell texts) of the brief trace table, or of the full one."""
+    part = html_text.split('class="tcg-full-trace"' if full else 'class="tcg-trace"', 1)[1].split("</table>", 1)[0]
     rows = []
     for tr in re.findall(r"<tr>(.*?)</tr>", part, re.DOTALL)[1:]:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.DOTALL)
@@ -258,22 +277,55 @@ def _trace_rows(html_text: str, lang: str) -> list[list[str]]:
     return rows
 
 
-def test_scenario_pages_contain_their_traces(built):
+def test_scenario_pages_contain_their_traces_and_the_board(built):
+    from tcgtiming.runtime.trace import compact
+
     _, out, inputs = built
     for g in inputs.games:
         for sr in inputs.runs[g.id]:
-            f = site_page(out, f"{g.id}/scenarios/{sr.stem}.md")
-            text = f.read_text(encoding="utf-8")
-            assert " ".join(sr.scenario.demonstrates.ja.split())[:40] in " ".join(unescape(text).split())
             for lang in ("ja", "en"):
-                rows = _trace_rows(text, lang)
-                assert [r[1] for r in rows] == [e.node for e in sr.run.entries], (sr.stem, lang)
-                assert [r[4] for r in rows] == [" ".join(e.what.get(lang).split()) for e in sr.run.entries]
+                f = site_page(out, f"{g.id}/scenarios/{sr.stem}.md", lang)
+                text = f.read_text(encoding="utf-8")
+                assert " ".join(sr.scenario.demonstrates.get(lang).split())[:40] in " ".join(unescape(text).split())
+                brief = _trace_rows(text, False)  # the brief trace by default
+                assert [r[1] for r in brief] == [e.node for e in compact(sr.run.entries)], (sr.stem, lang)
+                assert [r[3] for r in brief] == [" ".join(e.what.get(lang).split()) for e in compact(sr.run.entries)]
+                full = _trace_rows(text, True)
+                assert [r[1] for r in full] == [e.node for e in sr.run.entries], (sr.stem, lang)
+                assert 'class="tcg-board"' in text  # the board at the end
+                for pid, zones in sr.run.zones:
+                    for _, ids in zones:
+                        for c in ids:
+                            assert unescape(sr.scenario.cards[c].name) in unescape(text)
             links = [h for h in page(f).links if "#" in h and not h.startswith("#")]
             for e in sr.run.entries[:50]:  # node ids link to their entries
-                want = (site_page(out, f"{g.id}/{page_of(g.nodes[e.node])}.md"), e.node)
+                want = (site_page(out, f"{g.id}/{page_of(g.nodes[e.node])}.md", "en"), e.node)
                 assert any(resolve(f, h) == want for h in links), e.node
-            assert resolve(f, page(f).objects[0])[0].name == f"{sr.stem}.ja.svg"  # the trace overlay
+            assert resolve(f, page(f).objects[0])[0].name == f"{sr.stem}.en.svg"  # the trace overlay
+
+
+def test_every_reading_of_the_sources_is_on_its_page_with_the_one_that_runs(built):
+    """Where the sources can be read two ways or disagree, the reader sees every reading, in the page's
+    language, and which one the engine follows (the counter actor, the end-phase repeat, ...)."""
+    _, out, inputs = built
+    seen = 0
+    for game in inputs.games:
+        holders = [(page_of(n), n.id, n.readings) for n in game.nodes.values() if n.readings]
+        holders += [(c.id if c.kind != "step" else c.parent, c.begin, c.readings)
+                    for c in game.containers.values() if c.readings and c.kind != "turn"]
+        holders += [("turn", game.turn.begin, game.turn.readings)] if game.turn.readings else []
+        for page, anchor, readings in holders:
+            for lang in ("ja", "en"):
+                text = (out / lang / game.id / f"{page}.html").read_text(encoding="utf-8")
+                for r in readings:
+                    says = str(escape(getattr(r.says, lang)))
+                    assert f'data-reading="{r.id}"' in text and says in text, (game.id, page, r.id, lang)
+                runs = [r for r in readings if r.runs]
+                assert len(runs) == 1
+                block = text[text.index(f'data-reading="{runs[0].id}"') - 60:]
+                assert "tcg-runs" in block[:200]
+            seen += 1
+    assert seen >= 20  # the four games record 27 readings
 
 
 def test_reference_page_has_the_generated_tables(built):
@@ -281,7 +333,7 @@ def test_reference_page_has_the_generated_tables(built):
     from tcgtiming.core.vocab import ACTIONS, EFFECTS, PREDICATES
 
     _, out, _ = built
-    text = (out / "reference.html").read_text(encoding="utf-8")
+    text = (out / "ja" / "reference.html").read_text(encoding="utf-8")
     for code in CODES:
         assert f"<code>{code}</code>" in text
     for reg in (PREDICATES, ACTIONS, EFFECTS):
@@ -289,21 +341,58 @@ def test_reference_page_has_the_generated_tables(built):
             assert f"<code>{name}</code>" in text
 
 
+def test_the_reference_guide_is_published_and_in_the_navigation(built):
+    from importlib.resources import files
+
+    _, out, _ = built
+    guide = sorted(f.name[:-3] for f in (files("tcgtiming.present") / "guide").iterdir() if f.name.endswith(".md"))
+    assert "rule-language" in guide and "diagnostics" in guide
+    home = (out / "ja" / "index.html").read_text(encoding="utf-8")
+    for name in guide:
+        page = (out / "ja" / "guide" / f"{name}.html").read_text(encoding="utf-8")
+        assert "<h1" in page
+        assert f'href="guide/{name}.html"' in home, f"guide/{name} is not in the navigation"
+    rules = (out / "en" / "guide" / "rule-language.html").read_text(encoding="utf-8")
+    assert "<code>first_turn_of_game</code>" in rules  # the generated predicates table
+
+
 def test_generation_is_deterministic(built, tmp_path):
-    base, _, _ = built
+    base, out, _ = built
     inputs = site.collect(str(ROOT / "rules"))
     outs = []
     for k in range(2):
         folder = tmp_path / f"charts{k}"
         site.draw_charts(inputs, folder, base / "cache")
-        pages = site.generate(inputs, folder, ROOT / "site")
-        site.write_docs(pages, tmp_path / f"docs{k}")
-        outs.append(tmp_path / f"docs{k}")
+        pages = {lang: site.generate(inputs, folder, lang) for lang in ("ja", "en")}
+        site.write_site(pages, {lang: site.nav(inputs, lang) for lang in ("ja", "en")}, tmp_path / f"site{k}")
+        outs.append(tmp_path / f"site{k}")
     first = {p.relative_to(outs[0]): p.read_bytes() for p in sorted(outs[0].rglob("*")) if p.is_file()}
     second = {p.relative_to(outs[1]): p.read_bytes() for p in sorted(outs[1].rglob("*")) if p.is_file()}
     assert first.keys() == second.keys() and first == second
-    built_docs = base / "out" / "docs"
-    assert {p.relative_to(built_docs): p.read_bytes() for p in built_docs.rglob("*") if p.is_file()} == first
+    # the site as built: the same, and besides it only each language's search index
+    built_files = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert {k: v for k, v in built_files.items() if k.parts[1:2] != ("pagefind",)} == first
+
+
+def test_a_template_folder_replaces_the_packaged_templates_by_name(mini_rules, tmp_path):
+    (mini_rules / "mini" / "scenarios" / "lanes.yaml").unlink()
+    themes = tmp_path / "theme"
+    themes.mkdir()
+    (themes / "base.html").write_text('{% extends "tcgtiming/base.html" %}{% block head %}<meta name="theme" '
+                                      'content="{{ title }}">{% endblock %}', encoding="utf-8")
+    out = site.build(str(mini_rules), tmp_path / "out", cache=tmp_path / "cache", templates=themes).out / "site"
+    text = (out / "ja" / "mini" / "turn.html").read_text(encoding="utf-8")
+    assert '<meta name="theme" content="' in text and '<main id="content"' in text
+    (themes / "base.html").write_text("{% block x %}", encoding="utf-8")
+    with pytest.raises(site.BuildError, match="base.html:1: template error"):
+        site.build(str(mini_rules), tmp_path / "out2", cache=tmp_path / "cache", templates=themes)
+
+
+def test_templates_escape_what_they_are_given():
+    env = site.environment()
+    assert env.autoescape is True or env.autoescape("base.html")
+    text = env.get_template("landing.html").render(site_name="<b>x</b>", langs=[])
+    assert "<b>x</b>" not in text and "&lt;b&gt;x&lt;/b&gt;" in text
 
 
 # --- the command line -----------------------------------------------------------------------------
@@ -324,7 +413,7 @@ def test_cli_builds_a_site(cli, mini_rules, tmp_path, monkeypatch):
     code, stdout, stderr = cli("site", "--rules", "rules", "--out", "out")
     assert code == 0, stdout + stderr
     assert f"site: {(out / 'site' / 'index.html').resolve()}" in stdout
-    assert (out / "site" / "mini" / "turn.html").is_file() and (out / "docs" / "mini" / "turn.md").is_file()
+    assert (out / "site" / "ja" / "mini" / "turn.html").is_file() and (out / "site" / "en" / "mini" / "turn.html").is_file()
     assert not list(out.glob(".site-*")) and not list(out.glob(".old-*"))  # no temporary folder left
 
 
@@ -336,7 +425,7 @@ def test_cli_reports_an_invalid_rule_file_and_writes_nothing(cli, tmp_path):
     code, stdout, _ = cli("site", "--rules", rules, "--out", out)
     assert code == 1
     assert re.search(r"game\.yaml:93:7: error\[S201\]: unknown key 'lable'", stdout)
-    assert not (out / "site").exists() and not (out / "docs").exists()
+    assert not (out / "site").exists()
 
 
 def test_cli_reports_a_scenario_that_fails_and_writes_nothing(cli, mini_rules, tmp_path):
@@ -365,11 +454,36 @@ def test_cli_usage_errors(cli, tmp_path):
     assert code == 2 and "cannot write" in err
 
 
-def test_a_broken_link_fails_the_strict_build(mini_rules, tmp_path):
+def test_a_broken_link_fails_the_build(mini_rules, tmp_path):
     (mini_rules / "mini" / "scenarios" / "lanes.yaml").unlink()
     hand = tmp_path / "hand"
     hand.mkdir()
-    (hand / "index.md").write_text("# Home\n\n[a page that is not there](mini/nothing.md#x)\n", encoding="utf-8")
-    with pytest.raises(site.BuildError, match="nothing.md"):
-        site.build(str(mini_rules), tmp_path / "out", cache=tmp_path / "cache", hand_written=hand, log=io.StringIO())
+    for lang in ("ja", "en"):
+        (hand / f"index.{lang}.md").write_text("# Home\n\n[a page that is not there](mini/nothing.md#x)\n",
+                                              encoding="utf-8")
+    with pytest.raises(site.BuildError, match="nothing.html"):
+        site.build(str(mini_rules), tmp_path / "out", cache=tmp_path / "cache", hand_written=hand)
     assert not (tmp_path / "out" / "site").exists()
+
+
+def _weight(out: Path, f: Path) -> int:
+    """What a first visit of a page loads: the HTML, its style sheets, scripts and charts."""
+    text = f.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    for mo in re.finditer(r'<(?:link rel="stylesheet"|script|object)[^>]*?(?:href|src|data)="([^"]+)"', text):
+        parts = urlsplit(unescape(mo.group(1)))
+        if not parts.scheme:
+            size += (f.parent / unquote(parts.path)).resolve().stat().st_size
+    return size
+
+
+def test_a_first_visit_of_any_page_loads_under_600_kb(built):
+    _, out, _ = built
+    weights = {f.relative_to(out).as_posix(): _weight(out, f) for f in out.glob("*/**/*.html")
+               if "nodes" not in f.relative_to(out).parts}
+    heavy = {k: v for k, v in weights.items() if v > 600_000}
+    assert heavy == {}
+    assert weights["ja/index.html"] < 60_000  # the home page: no search index, no framework
+    # the search index loads only on the search page, and only when a reader searches
+    assert "pagefind/" not in (out / "ja" / "index.html").read_text(encoding="utf-8")
+    assert (out / "ja" / "pagefind" / "pagefind.js").is_file() and (out / "en" / "pagefind" / "pagefind.js").is_file()

@@ -72,11 +72,14 @@ def parser() -> argparse.ArgumentParser:
 
     # --- site command ---
     s = sub.add_parser(
-        "site", help="build the bilingual static site (mkdocs)",
-        description="Generate the pages of the bilingual (Japanese / English) site from the compiled rules, the "
-        "runs of the shipped scenarios and the reference tables, then build it with 'mkdocs build --strict'. "
-        "Writes OUT/docs (the generated Markdown), OUT/site (the site: open OUT/site/index.html) and "
-        "OUT/mkdocs.yml (the config mkdocs ran with), each moved into place only when everything succeeded. "
+        "site", help="build the static site (Japanese and English)",
+        description="Generate the site, one language at a time (OUT/site/ja and OUT/site/en, the same pages in "
+        "each, a switch between them), from the compiled rules, the runs of the shipped scenarios and the reference "
+        "tables; the pages are rendered through Jinja2 templates (autoescaping on) and every link is checked. "
+        "Everything in one pass (each rule file compiled once, each scenario run once, each chart drawn once): "
+        "writes OUT/models (the compiled models), OUT/charts (charts and timing tables, ja and en), OUT/traces "
+        "(the scenarios' traces) and OUT/site (open OUT/site/index.html), moved into place together only "
+        "when everything succeeded. "
         "Exit 0 when done, 1 when a rule file or a scenario is invalid (diagnostics printed) or the build "
         "fails, 2 on usage errors.")
     s.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")
@@ -84,6 +87,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the rules folder: <game>/game.yaml and <game>/scenarios/*.yaml (default: rules)")
     s.add_argument("--no-cache", action="store_true", help="do not read or write the chart render cache")
     s.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
+    s.add_argument("--templates", metavar="DIR",
+                   help="a folder of templates replacing the packaged ones by name (base.html, landing.html, 404.html)")
     s.set_defaults(command_module="site")
 
     # --- simulate command (interpreter) ---

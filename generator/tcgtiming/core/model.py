@@ -114,6 +114,17 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """One way of reading the sources at a node or container (they can be read more than one way, or
+    they disagree); ``runs`` marks the one the rule file follows."""
+
+    id: str
+    says: Text
+    cites: tuple[Citation, ...] = ()
+    runs: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class WindowSpec:
     first: str
     who: tuple[str, ...]
@@ -154,6 +165,7 @@ class Node:
     result: str | None = None  # end_game
     player: str | None = None  # end_game
     cont: str | None = None  # branch/player/loop/foreach/call/check: where control goes once it is done
+    readings: tuple[Reading, ...] = ()  # the readings of the sources here, exactly one of them runs
     # --- structure (DERIVED: left out of as_data) ---
     # the player, branch, loop or foreach node whose body holds this node; None at the top of its
     # container (and for begin/end nodes)
@@ -192,12 +204,16 @@ class Container:
     nodes: tuple[str, ...] = ()  # all node ids inside, in document order (begin/end included)
     note: Text | None = None
     params: tuple[str, ...] = ()
+    readings: tuple[Reading, ...] = ()  # the readings of the sources here, exactly one of them runs
 
 
 @dataclass(frozen=True, slots=True)
 class Section:
+    """A place in a source document: its own heading, or our own short label with a line range."""
+
     id: str
     title: str
+    lines: tuple[int, int] | None = None  # first and last line (1-based, inclusive)
 
 
 @dataclass(frozen=True, slots=True)

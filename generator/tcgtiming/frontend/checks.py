@@ -38,6 +38,10 @@ class FileChecks:
         self.unique([x.id for x in rf.sources], ("sources",), "source")
         for i, src in enumerate(rf.sources):
             self.unique([y.id for y in src.sections], ("sources", i, "sections"), f"section of '{src.id}'")
+            for j, sec in enumerate(src.sections):
+                if sec.lines and sec.lines[0] > sec.lines[1]:
+                    self.fail("S204", f"section '{sec.id}' of source '{src.id}': lines {sec.lines} end before they begin",
+                              ("sources", i, "sections", j, "lines"), help="write [first, last]")
             self.opt_text(src.note, ("sources", i, "note"))
         for name, items in (("roles", rf.roles), ("zones", rf.zones), ("events", rf.events), ("plays", rf.plays),
                             ("lists", rf.lists), ("rule_processes", rf.rule_processes)):
@@ -75,6 +79,7 @@ class FileChecks:
             self.fail("C314", "the turn has no phases", ("turn", "phases"))
         self.opt_text(rf.turn.label, ("turn", "label"))
         self.opt_text(rf.turn.note, ("turn", "note"))
+        self.readings(rf.turn.readings, ("turn", "readings"))
         if rf.turn.cite is not None:
             self.cite(rf.turn.cite, ("turn", "cite"))
         for i, ph in enumerate(rf.turn.phases):
@@ -143,12 +148,27 @@ class FileChecks:
         self.opt_text(c.note, path + ("note",))
         if c.cite is not None:
             self.cite(c.cite, path + ("cite",))
+        self.readings(c.readings, path + ("readings",))
         nodes = getattr(c, "nodes", None)
         if need_nodes and not nodes:
             self.fail("C314", f"{what} has no nodes", path + ("nodes",))
         if nodes:
             has_cite = c.cite is not None or self._inherited_cite(path)
             self.seq(nodes, path + ("nodes",), has_cite)
+
+    def readings(self, rs, path):
+        """Two readings or more, each in both languages with valid citations, exactly one that runs."""
+        if not rs:
+            return
+        self.unique([r.id for r in rs], path, "reading")
+        for j, r in enumerate(rs):
+            self.text(r.says, path + (j, "says"), f"reading '{r.id}'")
+            if r.cite is not None:
+                self.cite(r.cite, path + (j, "cite"))
+        if len(rs) < 2 or sum(r.runs for r in rs) != 1:
+            self.fail("S204", f"{len(rs)} reading(s), {sum(r.runs for r in rs)} with runs: true: list two readings "
+                      "or more and mark the one this file follows", path,
+                      key=True, help="give exactly one reading 'runs: true'")
 
     def _inherited_cite(self, path) -> bool:
         rf = self.rf
@@ -179,6 +199,7 @@ class FileChecks:
         else:
             self.text(n.label, path + ("label",), f"the label of this {kind} node")
         self.opt_text(n.note, path + ("note",))
+        self.readings(n.readings, path + ("readings",))
         if kind == "player":
             if n.may and n.options and n.do is not None:
                 self.fail("C318", "a 'may' action with options and 'do': it is unclear which option does it", path + ("do",),

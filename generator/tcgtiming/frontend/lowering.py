@@ -16,7 +16,7 @@ from ..core import model as m
 from . import schema as s
 from ..core.diagnostics import Diagnostic, did_you_mean
 from .terms import lower_action, lower_condition
-from .values import cites_of, registries, text
+from .values import cites_of, readings_of, registries, text
 
 RESERVED = ("begin", "end")
 
@@ -77,7 +77,8 @@ class Compiler:
         cites = ctx.cites
         begin, end = f"{cid}.begin", f"{cid}.end"
         self.containers[cid] = m.Container(cid, kind, label, cites, self.loc(path), begin, end, parent,
-                                           tuple(children), (), text(spec.note), tuple(params))
+                                           tuple(children), (), text(spec.note), tuple(params),
+                                           readings_of(getattr(spec, "readings", ())))
         self.container_nodes.setdefault(cid, [])
         for nid, word_ja, word_en, k in ((begin, "開始", "start", "begin"), (end, "終了", "end", "end")):
             lbl = m.Text(f"{label.ja}{word_ja}", f"{label.en}: {word_en}")
@@ -399,7 +400,7 @@ class Compiler:
                 kw["cont"] = rec.cont
             self.nodes[nid] = m.Node(nid, k, self._label(rec), ctx.cites, self.loc(rec.path), ctx.container, ctx.phase,
                                      ctx.step, ctx.procedure, text(spec.note), parent=ctx.parent, body=ctx.body,
-                                     loops=ctx.loops, **kw)
+                                     loops=ctx.loops, readings=readings_of(spec.readings), **kw)
         order = {nid: i for i, nid in enumerate(self.order)}
         nodes = {nid: self.nodes[nid] for nid in self.order}
         out: dict[str, list] = {}
@@ -411,7 +412,7 @@ class Compiler:
         for cid, c in self.containers.items():
             ids = sorted(set(self.container_nodes.get(cid, [])), key=order.__getitem__)
             containers[cid] = m.Container(c.id, c.kind, c.label, c.cites, c.loc, c.begin, c.end, c.parent, c.children,
-                                          tuple(ids), c.note, c.params)
+                                          tuple(ids), c.note, c.params, c.readings)
         return m.Game(
             **registries(self.rf), file=self.doc.file,
             containers=m.freeze_map(containers),

@@ -64,11 +64,26 @@ ACTION_SCHEMA = {**_vocab_schema(ACTIONS, False), "description": "An action name
 Action = Annotated[Term, PlainValidator(parse_action), WithJsonSchema(ACTION_SCHEMA)]
 
 
+class Reading(Model):
+    """One way of reading the sources at a place they can be read more than one way, or where they
+    disagree (two seeds, a seed and rules-notes). Say it in our own words; cite who says it."""
+
+    id: Id
+    says: Text = Field(description="The reading, in our own words.")
+    cite: Cite | None = Field(None, description="The source section(s) that say it or support it.")
+    runs: bool = Field(False, description="The reading this rule file follows (exactly one of a list).")
+
+
+READINGS = ("The readings of the sources here, when they can be read more than one way or disagree: two or more, "
+            "exactly one with runs: true.")
+
+
 class NodeBase(Model):
     id: Id | None = Field(None, description="Local id; defaults to the 1-based position, like the sources' numbering.")
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    readings: list[Reading] = Field(default_factory=list, description=READINGS)
 
 
 class Auto(NodeBase):
@@ -209,8 +224,13 @@ NODE_KINDS = ("auto", "player", "check", "trigger", "window", "closed", "branch"
 
 
 class Section(Model):
+    """A place in a source document: named by the document's own heading, or by a short label in our
+    own words with its line range. A section never quotes the document's sentences."""
+
     id: Id
-    title: str
+    title: str = Field(description="The document's own heading, or a short label in our own words (then give lines).")
+    lines: Annotated[list[Annotated[int, Field(ge=1)]], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="[first, last]: the lines of the document the section covers (1-based, inclusive).")
 
 
 class Source(Model):
@@ -275,6 +295,7 @@ class Procedure(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    readings: list[Reading] = Field(default_factory=list, description=READINGS)
     params: list[Id] = Field(default_factory=list)
     nodes: list[Node]
 
@@ -284,6 +305,7 @@ class Step(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    readings: list[Reading] = Field(default_factory=list, description=READINGS)
     nodes: list[Node]
 
 
@@ -292,6 +314,7 @@ class Phase(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    readings: list[Reading] = Field(default_factory=list, description=READINGS)
     steps: list[Step] | None = None
     nodes: list[Node] | None = None
 
@@ -300,6 +323,7 @@ class Turn(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    readings: list[Reading] = Field(default_factory=list, description=READINGS)
     roles_swap: bool = Field(True, description="The turn passes to the other player after each turn.")
     phases: list[Phase]
 

@@ -34,6 +34,11 @@ def cites_of(value, inherited: tuple) -> tuple:
     return tuple(parse_cite(v) for v in items)
 
 
+def readings_of(items) -> tuple:
+    """The readings of a node or container (``schema.Reading`` -> ``model.Reading``)."""
+    return tuple(m.Reading(r.id, text(r.says), cites_of(r.cite, ()), r.runs) for r in items or ())
+
+
 def registries(rf) -> dict:
     """The game's fields that come straight from the rule file (``schema.RuleFile``): everything
     but its containers, nodes and edges."""
@@ -43,7 +48,7 @@ def registries(rf) -> dict:
     return dict(
         id=rf.game.id, name=text(rf.game.name), note=text(rf.game.note),
         sources=m.freeze_map({x.id: m.Source(x.id, x.title, x.file, x.url,
-                                             tuple(m.Section(y.id, y.title) for y in x.sections), text(x.note))
+                                             tuple(m.Section(y.id, y.title, tuple(y.lines) if y.lines else None) for y in x.sections), text(x.note))
                               for x in rf.sources}),
         roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
         zones=named(rf.zones), events=named(rf.events), plays=named(rf.plays),

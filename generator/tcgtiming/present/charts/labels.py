@@ -1,7 +1,7 @@
 """What a chart says about a node: its site link, its number, its roles, its priority window, its tooltip."""
 from __future__ import annotations
 
-from ...core.model import Game, Node, Text
+from ...core.model import Game, Node, Section, Text
 from ...core.text import width, wrap
 from ...core.words import WORDS
 from .style import ui
@@ -46,11 +46,19 @@ def _cites(game: Game, node, lang: str) -> list[str]:
             continue
         title = src.title
         if c.section:
-            sec = next((s.title for s in src.sections if s.id == c.section), c.section)
-            out.append(f"{c}: {title} § {sec}")
+            sec = next((s for s in src.sections if s.id == c.section), None)
+            out.append(f"{c}: {title} § {section_locator(sec, lang) if sec else c.section}")
         else:
             out.append(f"{c}: {title}")
     return out
+
+
+def section_locator(sec: Section, lang: str) -> str:
+    """Where a section is: its heading or our label, and its lines when it has them."""
+    if not sec.lines:
+        return sec.title
+    a, b = sec.lines
+    return sec.title + (ui("line", lang, a) if a == b else ui("lines", lang, a, b))
 
 
 def tooltip(game: Game, node, lang: str) -> str:
@@ -58,6 +66,10 @@ def tooltip(game: Game, node, lang: str) -> str:
     note = _text(getattr(node, "note", None), lang)
     if note:
         parts.append(note)
+    readings = getattr(node, "readings", ())
+    if readings:
+        parts.append(ui("readings", lang) + ":\n" + "\n".join(
+            f"({r.id}) {r.says.get(lang)}" + (" " + ui("runs", lang) if r.runs else "") for r in readings))
     cites = _cites(game, node, lang)
     if cites:
         parts.append(ui("sources", lang) + ":\n" + "\n".join(cites))

@@ -16,7 +16,8 @@ from .style import EDGE_STYLE, HIGHLIGHT, KIND_ORDER, NODE_STYLE, ui
 
 _MM_SHAPE = {
     "begin": ('(["', '"])'), "player": ('("', '")'), "choice": ('{"', '"}'), "auto": ('["', '"]'),
-    "check": ('[["', '"]]'), "call": ('[["', '"]]'), "trigger": ('>"', '"]'), "window": ('[/"', '"/]'),
+    "check": ('[["', '"]]'), "call": ('[["', '"]]'), "call_mixed": ('[["', '"]]'),
+    "trigger": ('>"', '"]'), "window": ('[/"', '"/]'),
     "closed": ('["', '"]'), "branch": ('{"', '"}'), "loop": ('{{"', '"}}'), "goto": ('>"', '"]'),
     "exit": ('>"', '"]'), "end_game": ('((("', '")))'), "stub": ('("', '")'), "phase": ('("', '")'),
     "step": ('("', '")'),
