@@ -98,23 +98,50 @@ def test_the_outputs_replace_the_previous_ones_and_nothing_else(aquarian, cli, t
     assert sorted(p.name for p in out.iterdir()) == sorted(site.OUTPUTS + ("notes.txt",))
 
 
-def test_moving_into_place_is_all_or_nothing(tmp_path):
-    out, stage = tmp_path / "out", tmp_path / "out" / ".site-x"
-    for name in site.OUTPUTS:
-        (out / name).mkdir(parents=True)
-        (out / name / "old").write_text("old", encoding="utf-8")
-        if name != "site":  # the last move fails
-            (stage / name).mkdir(parents=True)
-            (stage / name / "new").write_text("new", encoding="utf-8")
-    with pytest.raises(OSError):
-        site.move_into_place(stage, out, site.OUTPUTS)
-    for name in site.OUTPUTS:
-        assert [p.name for p in (out / name).iterdir()] == ["old"], name
-    assert sorted(p.name for p in out.iterdir()) == sorted(site.OUTPUTS + (".site-x",))
-    site.move_into_place(stage, out, [n for n in site.OUTPUTS if n != "site"])
-    assert [p.name for p in (out / "traces").iterdir()] == ["new"]
-    assert [p.name for p in (out / "site").iterdir()] == ["old"]
-    assert sorted(p.name for p in out.iterdir()) == sorted(site.OUTPUTS + (".site-x",))
+def _site_snapshot(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_the_site_killed_at_any_point_leaves_the_old_outputs_or_the_new(tmp_path):
+    """kill -9 during a build (at sampled file operations, and at each of the last ones, where the
+    outputs are swapped in): OUT holds the old set or the new set, never a mix; the next run finishes
+    and leaves nothing behind. A file of the user's in OUT is kept."""
+    import random
+    import signal
+
+    from test_outputs import _crash
+
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "mini", rules / "mini")
+    (rules / "mini" / "scenarios").mkdir(exist_ok=True)
+    for extra in (rules / "mini" / "scenarios").glob("*.yaml"):
+        extra.unlink()  # the fixture's scenarios are not all strict-clean; the rules alone make a site
+    args = lambda out: ["site", "--rules", str(rules), "--out", str(out), "--jobs", "1", "--no-cache"]  # noqa: E731
+    base = tmp_path / "base"
+    assert _crash(0, *args(base / "out")) == 0
+    (base / "out" / "mine.txt").write_text("the user's", encoding="utf-8")
+    old = _site_snapshot(base / "out")
+    text = (rules / "mini" / "game.yaml").read_text(encoding="utf-8")
+    (rules / "mini" / "game.yaml").write_text(text.replace("en: start phase", "en: the start phase", 1), encoding="utf-8")
+    fresh = tmp_path / "fresh"
+    shutil.copytree(base, fresh)
+    count = tmp_path / "count"
+    assert _crash(0, *args(fresh / "out"), count=count) == 0
+    new = _site_snapshot(fresh / "out")
+    assert new != old and new["mine.txt"] == old["mine.txt"]
+    n = int(count.read_text())
+    rng = random.Random(7)
+    points = sorted(set(rng.sample(range(1, n + 1), 2) + list(range(max(1, n - 3), n + 1))))
+    run = tmp_path / "run"
+    for k in points:
+        shutil.rmtree(run, ignore_errors=True)
+        shutil.copytree(base, run)
+        assert _crash(k, *args(run / "out")) == -signal.SIGKILL
+        seen = _site_snapshot(run / "out")
+        assert seen in (old, new), f"killed at operation {k} of {n}: a mix of old and new outputs"
+    assert _crash(0, *args(run / "out")) == 0
+    assert _site_snapshot(run / "out") == new
+    assert sorted(p.name for p in run.iterdir()) == ["out"]  # no staging or old folder left beside it
 
 
 def test_collect_prints_nothing_and_raises_what_it_found(tmp_path, capsys):

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ..core.diagnostics import Diagnostic
 from ..present.report import Style, format_text, summary, use_color
-from .common import print_diags, print_usage_problems
+from ..present.outputs import check_target
+from .common import os_error_text, print_diags, print_usage_problems
 
 
 def run(args) -> int:
@@ -31,10 +32,11 @@ def run(args) -> int:
         return 2
     out = Path(args.out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        os.rmdir(tempfile.mkdtemp(dir=out, prefix=".site-"))  # can we write there at all?
+        check_target(out)  # a folder of its own: OUT is swapped whole with the new outputs
+        out.parent.mkdir(parents=True, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(dir=out.parent, prefix=f".site-{out.name}-"))  # can we write beside it?
     except OSError as exc:
-        sys.stderr.write(f"tcgtiming site: error: cannot write to {out}: {exc.strerror}\n")
+        sys.stderr.write(f"tcgtiming site: error: cannot write to {out}: {os_error_text(exc)}\n")
         return 2
     try:
         build(args.rules, out, None if args.no_cache else cache_dir(), args.jobs, templates=templates)
@@ -45,7 +47,7 @@ def run(args) -> int:
         sys.stderr.write(f"tcgtiming site: error: {exc}\n")
         return 1
     except OSError as exc:
-        sys.stderr.write(f"tcgtiming site: error: cannot write {exc.filename or out}: {exc.strerror}\n")
+        sys.stderr.write(f"tcgtiming site: error: cannot write {exc.filename or out}: {os_error_text(exc)}\n")
         return 1
     where = out.resolve()
     sys.stdout.write(f"outputs: {where}/ (models/: compiled models; charts/: charts and timing tables; "

@@ -40,10 +40,12 @@ class UnsafeTarget(OSError):
 
 
 @contextlib.contextmanager
-def output_set(target: Path, tag: str) -> Iterator[Path]:
+def output_set(target: Path, tag: str, owned: tuple[str, ...] = ()) -> Iterator[Path]:
     """A staging folder for the files of one run; on a normal exit they replace the target as one
-    unit (see the module); on an exception nothing changes. Raises OSError (UnsafeTarget, a target
-    that is a file, a folder that cannot be written)."""
+    unit (see the module); on an exception nothing changes. ``owned`` names top-level entries of the
+    target that the run writes whole: what the old set had there is not carried over (a page the
+    new run no longer makes goes). Raises OSError (UnsafeTarget, a target that is a file, a folder
+    that cannot be written)."""
     target = Path(os.path.realpath(target))  # a link to the output folder: the folder it names is swapped
     check_target(target)
     started = time.time()
@@ -56,7 +58,7 @@ def output_set(target: Path, tag: str) -> Iterator[Path]:
     try:
         yield stage
         if any(stage.iterdir()):
-            _carry_over(target, stage)
+            _carry_over(target, stage, skip=owned)
             _swap(stage, target)
     finally:
         shutil.rmtree(stage, ignore_errors=True)  # the staging folder, or the old set after the swap
@@ -96,12 +98,16 @@ def _lock(folder: Path) -> int:
     return fd
 
 
-def _carry_over(old: Path, new: Path) -> None:
-    """Link every file of the old set that the new one lacks into it (a copy across devices)."""
+def _carry_over(old: Path, new: Path, skip: tuple[str, ...] = ()) -> None:
+    """Link every file of the old set that the new one lacks into it (a copy across devices), but
+    nothing below the top-level entries named in skip."""
     if not old.is_dir():
         return
     for root, dirs, files in os.walk(old):
         rel = Path(root).relative_to(old)
+        if rel == Path("."):
+            dirs[:] = [d for d in dirs if d not in skip]
+            files = [f for f in files if f not in skip]
         (new / rel).mkdir(exist_ok=True)
         for name in [d for d in dirs if os.path.islink(os.path.join(root, d))] + files:
             src, dst = Path(root) / name, new / rel / name

@@ -27,12 +27,12 @@ what the site shows), ``nodes`` (node entries), ``pages`` (a game's pages), ``sc
 """
 from __future__ import annotations
 
-from .publish import OUTPUTS, BuildError, Built, build, draw_charts, move_into_place
+from .publish import OUTPUTS, BuildError, Built, build, draw_charts
 from .docs import HAND_WRITTEN, generate, nav
 from .inputs import InputError, Inputs, ScenarioRun, collect, rule_files, scenario_files
 from .markup import chart_file, node_page
 from .render import check_links, environment, write_site
 
 __all__ = ["OUTPUTS", "HAND_WRITTEN", "BuildError", "Built", "InputError", "Inputs", "ScenarioRun", "build",
-           "chart_file", "check_links", "collect", "draw_charts", "environment", "generate", "move_into_place", "nav",
+           "chart_file", "check_links", "collect", "draw_charts", "environment", "generate", "nav",
            "node_page", "rule_files", "scenario_files", "write_site"]

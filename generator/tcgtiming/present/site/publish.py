@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.text import LANGS
+from ..outputs import output_set
 from .docs import HAND_WRITTEN, generate, nav
 from .inputs import Inputs, collect
 from .render import check_links, write_site
@@ -106,12 +105,11 @@ def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | N
     """Build the models, charts, tables, traces and site of the rules and move them into OUT; templates
     is a folder of templates replacing the packaged ones (None: ours). Raises InputError (what is
     invalid), BuildError (a broken link, a template that fails), RenderError or OSError; OUT is then
-    unchanged."""
+    unchanged. Everything is built in a staging folder beside OUT, and OUT is swapped with it in one
+    rename (``present.outputs``): a run killed at any point leaves the old outputs or the new ones."""
     t0 = time.perf_counter()
     inputs = collect(rules_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(dir=out, prefix=".site-"))
-    try:
+    with output_set(out, "site", owned=OUTPUTS) as stage:
         for name in ("models", "charts", "traces"):  # each folder, even when empty (no scenario)
             (stage / name).mkdir()
         t1 = time.perf_counter()
@@ -129,11 +127,11 @@ def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | N
         if problems:
             raise BuildError(f"{len(problems)} broken link(s):\n  " + "\n  ".join(problems[:20]))
         t5 = time.perf_counter()
-        move_into_place(stage, out, OUTPUTS)
-        seconds = {"inputs": t1 - t0, "charts": t2 - t1, "pages": t3 - t2, "search": t4 - t3, "links": t5 - t4}
-        return Built(out, inputs, n, seconds)
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        for scratch in [p for p in stage.iterdir() if p.name not in OUTPUTS]:  # e.g. the drawn overlays
+            shutil.rmtree(scratch)
+    # the swap: OUT holds the new models, charts, traces and site, and whatever else it held before
+    seconds = {"inputs": t1 - t0, "charts": t2 - t1, "pages": t3 - t2, "search": t4 - t3, "links": t5 - t4}
+    return Built(out, inputs, n, seconds)
 
 
 def search_index(inputs: Inputs, site: Path) -> None:
@@ -157,26 +155,3 @@ def render_pages(pages, navs, folder: Path, templates: Path | None) -> int:
         raise BuildError(f"{exc.filename or exc.name}:{exc.lineno}: template error: {exc.message}") from None
     except jinja2.TemplateError as exc:
         raise BuildError(f"template error: {exc}") from None
-
-
-def move_into_place(stage: Path, out: Path, names) -> None:
-    """Replace out/<name> by stage/<name> for each name, as one unit: if a move fails, the moves made
-    are undone (the previous outputs come back) and the error is raised."""
-    old = Path(tempfile.mkdtemp(dir=out, prefix=".old-"))
-    displaced: list[str] = []
-    placed: list[str] = []
-    try:
-        for name in names:
-            if os.path.lexists(out / name):
-                os.replace(out / name, old / name)
-                displaced.append(name)
-            os.replace(stage / name, out / name)
-            placed.append(name)
-    except OSError:
-        for name in reversed(placed):
-            os.replace(out / name, stage / name)
-        for name in reversed(displaced):
-            os.replace(old / name, out / name)
-        old.rmdir()
-        raise
-    shutil.rmtree(old, ignore_errors=True)
