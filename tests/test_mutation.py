@@ -106,3 +106,40 @@ def test_scenario_mutations_are_valid_or_located_and_valid_ones_run(text):
             simulate(res.game, res.scenario)
         except SimulationError as exc:
             assert exc.code.startswith("R5") and exc.loc is not None
+
+
+# --- the site build: a mutated game either builds a site whose every link resolves, or is refused
+# --- with located diagnostics and leaves the output folder as it was (few examples: a build takes
+# --- seconds; make fuzz runs the CLI at length)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+                                                                                  HealthCheck.function_scoped_fixture])
+@given(mutated())
+def test_a_mutated_game_builds_a_whole_site_or_is_refused_with_locations(tmp_path_factory, text):
+    import shutil
+
+    from tcgtiming.present import site
+
+    if shutil.which("dot") is None:
+        return
+    base = tmp_path_factory.mktemp("sitefuzz")
+    (base / "rules" / "mini").mkdir(parents=True)
+    (base / "rules" / "mini" / "game.yaml").write_text(text, encoding="utf-8", errors="surrogatepass")
+    out = base / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("before", encoding="utf-8")
+    try:
+        built = site.build(str(base / "rules"), out, cache=base / "cache")
+    except site.InputError as exc:
+        for results, _files in exc.invalid:
+            for r in results:
+                assert r.errors
+                for d in r.diagnostics:
+                    assert d.line >= 1 and d.col >= 1, d
+        assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]  # nothing half-written
+        return
+    assert built.out == out
+    assert (out / "site" / "ja" / "mini" / "turn.html").is_file()
+    assert site.check_links(out / "site") == []
+    assert (out / "keep.txt").read_text(encoding="utf-8") == "before"
