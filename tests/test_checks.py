@@ -74,7 +74,7 @@ def test_schema_and_semantic_errors_in_one_run(variant):
 
 
 def test_duplicate_id(variant):
-    p = variant(("  - {id: hand, name: {ja: 手札, en: hand}}", "  - {id: deck, name: {ja: 手札, en: hand}}"))
+    p = variant(("  - {id: hand, name: {ja: 手札, en: hand}, role: hand}", "  - {id: deck, name: {ja: 手札, en: hand}}"))
     d = one(p, "C301")
     assert "duplicate zone id 'deck'" in d.message
 
@@ -298,3 +298,23 @@ def test_an_ability_condition_and_effect_are_checked_and_located(tmp_path, varia
     first, second = res.diagnostics
     assert (first.line, first.col) == (line_of(p, "oponent"), text.splitlines()[first.line - 1].index("oponent") + 1)
     assert second.line == line_of(p, "from: [hand]")
+
+
+def test_zone_roles_are_stored_and_held_once(variant):
+    res, ds = diags(variant())
+    assert ds == []
+    roles = {z.id: z.get("role") for z in res.game.zones.values()}
+    assert roles == {"deck": "deck", "hand": "hand", "stage": "stage", "discard": "discard"}
+    assert res.game.zones["stage"].get("front") == 3
+    p = variant(("{id: discard, name: {ja: 捨て札, en: discard pile}, role: discard}",
+                 "{id: discard, name: {ja: 捨て札, en: discard pile}, role: hand}"))
+    d = one(p, "C301")
+    assert d.message == "zone role 'hand' is held by two zones: 'hand' and 'discard'" and d.line == line_of(p, "discard pile}, role: hand")
+
+
+def test_zone_role_words_and_front(variant):
+    d = one(variant(("role: discard}", "role: dicsard}")), "S204")
+    assert "discard" in (d.help or "")
+    d = one(variant(("{id: hand, name: {ja: 手札, en: hand}, role: hand}",
+                     "{id: hand, name: {ja: 手札, en: hand}, role: hand, front: 2}")), "C311")
+    assert d.message == "'front' is for the zone with role stage, not 'hand'"

@@ -58,6 +58,22 @@ class Entry:
 
 
 COMPARATORS = ("gt", "ge", "lt", "le", "eq")
+
+# What a zone means to the engine: a rule file declares a zone's role (``role: deck``) and the
+# engine reads the zone through it, never by its id. Each role is held by at most one zone.
+ZONE_ROLES: dict[str, str] = {
+    "deck": "Cards are drawn, revealed and dealt as damage from its top; its cards trigger no ability.",
+    "hand": "Drawn cards go here; activated abilities of its cards may be played.",
+    "stage": "Where characters stand in positions (slots): a card keeps its position, leaving it fires 'left_stage' "
+             "and clears the card's state; characters attack from the first 'front' positions and the opposing "
+             "character in the same position defends.",
+    "field": "An area of cards in play without positions (units, characters under control): they attack and block "
+             "from it and their skills count.",
+    "parties": "Piles of characters by faction; the top card of a pile is its active character.",
+    "damage": "Damage dealt to a player goes here (a clock, a damage zone).",
+    "discard": "Where destroyed characters go unless the rules name another zone (waiting room, discard pile, junk yard).",
+    "resolution": "Where a trigger check reveals its card (without one, the card goes to the hand).",
+}
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
 
 
