@@ -259,6 +259,8 @@ def _trace_rows(html_text: str, lang: str) -> list[list[str]]:
 
 
 def test_scenario_pages_contain_their_traces(built):
+    from tcgtiming.runtime.narrate import Narrator
+
     _, out, inputs = built
     for g in inputs.games:
         for sr in inputs.runs[g.id]:
@@ -267,8 +269,9 @@ def test_scenario_pages_contain_their_traces(built):
             assert " ".join(sr.scenario.demonstrates.ja.split())[:40] in " ".join(unescape(text).split())
             for lang in ("ja", "en"):
                 rows = _trace_rows(text, lang)
+                told = Narrator(g, sr.scenario, lang)
                 assert [r[1] for r in rows] == [e.node for e in sr.run.entries], (sr.stem, lang)
-                assert [r[4] for r in rows] == [" ".join(e.what.get(lang).split()) for e in sr.run.entries]
+                assert [r[4] for r in rows] == [" ".join(told.entry(e).split()) for e in sr.run.entries]
             links = [h for h in page(f).links if "#" in h and not h.startswith("#")]
             for e in sr.run.entries[:50]:  # node ids link to their entries
                 want = (site_page(out, f"{g.id}/{page_of(g.nodes[e.node])}.md"), e.node)

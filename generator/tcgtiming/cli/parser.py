@@ -98,7 +98,7 @@ def parser() -> argparse.ArgumentParser:
                     "above the scenario's folder, or rules/<game>/game.yaml")
     sm.add_argument("--format", choices=("text", "json", "markdown"), default="text",
                     help="text (colour-coded when on a terminal), json (JSON Lines), markdown")
-    sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown)")
+    sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown, and the 'text' of each JSON line)")
     sm.add_argument("--strict", action="store_true", help="an unscripted decision is an error instead of a policy's pick")
     sm.add_argument("--policy", choices=("pass", "first", "random"), help="override the scenario's policy for unscripted decisions")
     sm.add_argument("--brief", action="store_true",

@@ -154,8 +154,6 @@ ACTIONS: dict[str, Entry] = _entries(
           "that moves it to the zone waits to be resolved (and can be answered) at the next timing.",
           (_p("compare:enum:power|ap_dp|attack_defense"), _p("destroy?:enum:at_once|by_abolish_effect"),
            _p("to?:zone", "where destroyed characters go (default: the game's discard/waiting room/junk yard)"))),
-    Entry("encore", "The player may pay the encore cost of a reversed character sent to the waiting room.",
-          (_p("player:role"), _p("cost?:int"))),
     Entry("reset_damage", "Damage accumulated on units is removed."),
     Entry("end_effects", "Effects that last 'until end of turn' end."),
     Entry("resolve", "Resolve what is in the resolution area / on the stack."),
