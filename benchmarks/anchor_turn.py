@@ -96,7 +96,7 @@ class TracedEngine:
 
     def trace(self):
         names = self.names
-        return [names[r[0]] for r in self.run_turn() if names[r[0]] is not None]
+        return [names[r[0]] for r in self.run_turn() if type(r[0]) is int and names[r[0]] is not None]
 
 
 class FastEngine(TracedEngine):
@@ -112,7 +112,7 @@ class FastEngine(TracedEngine):
         traced = simulate(self.game, self.scenario, program=self.prog)
         assert fast == traced.fingerprint, "the run without a trace ends in another state"
         names = self.names
-        return [names[r[0]] for r in traced.records if names[r[0]] is not None]
+        return [names[r[0]] for r in traced.records if type(r[0]) is int and names[r[0]] is not None]
 
 
 def engines():

@@ -191,8 +191,10 @@ class Stream:
         self.seq = 0
 
     def __call__(self, rec) -> None:
-        self.seq += 1
-        e = self.entries.entry(self.seq, rec)
+        e = self.entries.feed(rec)
+        if e is None:
+            return
+        self.seq = e.seq
         if self.fmt == "json":
             self.write(self.f.jsonl(e))
         else:

@@ -47,32 +47,13 @@ from .result import Checker, Entries, Entry, Run, verify
 from .state import GameOver, OutOfSteps, SimulationError
 
 
-def recorder(st: Machine, emit):
-    """The function the traced program calls for every entry: a record of the node, the event, who
-    acted and who decided, the context (turn, seats, pending, stack, priority; shared until it
-    changes) and the changes made since the last entry."""
-    def R(ni, ev, actor=None, by=None):
-        ctx = st.ctx
-        if ctx is None:
-            ctx = st.make_ctx()
-        chg = st.chg
-        if chg:
-            st.chg = []
-            emit((ni, ev, actor, by, ctx, chg))
-        else:
-            emit((ni, ev, actor, by, ctx, ()))
-    return R
-
-
 def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None) -> Run:
-    st = Machine(prog, scenario, strict=strict, policy=policy, ring=ring)
-    if emit is not None:
-        st.R = recorder(st, emit)
-        st.chg = []
+    st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring)
     turn = prog.turn(emit is not None)
     for t in range(scenario.turns):
         st.turn_index = t
-        st.ctx = None
+        if emit is not None:
+            st.context()
         try:
             turn(st, None)
         except GameOver:
@@ -85,7 +66,7 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
              trace: bool = True, sink=None, program: Program | None = None) -> Run:
     """Run the scenario's turns. ``trace=False``: record nothing (the fast path; ``Run.entries`` is
     empty). ``sink``: a function given each record as it is made (streaming; nothing is kept), e.g.
-    ``runtime.trace.JsonlSink``."""
+    ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries."""
     prog = program or program_for(game)
     checker = None
     try:
@@ -94,7 +75,8 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
             ids, feed = prog.ids, checker.feed
 
             def emit(rec):
-                feed(ids[rec[0]])
+                if type(rec[0]) is int:
+                    feed(ids[rec[0]])
                 sink(rec)
             run = _run(prog, scenario, strict, policy, emit)
             run.checker = checker
@@ -104,7 +86,7 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
             return _run(prog, scenario, strict, policy, records.append, keep=records)
         return _run(prog, scenario, strict, policy, None)
     except OutOfSteps:
-        ring: deque = deque(maxlen=1200)  # run again, keeping the recent entries, to name the cycle
+        ring: deque = deque(maxlen=4000)  # run again, keeping the recent entries, to name the cycle
         _run(prog, scenario, strict, policy, ring.append, ring=ring)
         raise SimulationError("R502", f"step budget of {scenario.max_steps} exceeded", None)
 

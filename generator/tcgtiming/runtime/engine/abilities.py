@@ -8,6 +8,7 @@ from __future__ import annotations
 from .cards import LABEL
 from .state import Pending, Registry, SimulationError
 
+SCOPE = (None, None)  # in the record stream: the work of an entry of its own begins
 CARD_EVENTS = frozenset({"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"})
 
 ABILITY_ACTIONS = Registry("act_")
@@ -20,20 +21,27 @@ class Abilities:
         listeners = self.listen.get(event)
         if listeners is None:
             return
-        n = self.event_counts[event] = self.event_counts.get(event, 0) + 1
+        counts = self.event_counts
+        n = counts[event] = counts.get(event, 0) + 1
         deck = self.deck
         found = []
-        for card, ab in listeners:
+        for item in listeners:
+            card, ab = item
             z = card.zone
-            if z is None or z == deck or (ab.zone is not None and z != ab.zone):
+            if z is None or z == deck:
+                continue
+            every = ab.every
+            if every and n % every:
+                continue
+            if ab.zone is not None and z != ab.zone:
                 continue
             if ab.subject == "self" and subject is not card and event in CARD_EVENTS:
                 continue
-            if ab.every and n % ab.every:
-                continue
             if ab.condition is not None and not self.holds_for(ab.condition, card):
                 continue
-            found.append((card, ab))
+            found.append(item)
+        if not found:
+            return
         if len(found) > 1:  # the turn player's first, then by zone, position in the zone, ability
             tp, order, pos = self.seat[0], self.zone_order, {}
 
@@ -63,8 +71,10 @@ class Abilities:
             seat[2] = saved
 
     def resolve_effects(self, ability, card, controller, item, target) -> tuple:
+        if not ability.effect:
+            return ()
         effect = self.prog.effect
-        return tuple(effect(eff)(self, card, controller, item, target) for eff in ability.effect)
+        return tuple([effect(eff)(self, card, controller, item, target) for eff in ability.effect])
 
     # --- rule processing -------------------------------------------------------------------------
     def rule_applies(self, rp, pid) -> bool:
@@ -81,45 +91,49 @@ class Abilities:
     def apply_rule(self, rp, pid, kind: str) -> None:
         """Apply a rule process for a player: its own trace entry (``kind``: rule or interrupt)."""
         self.tick()
-        outer = self.chg
-        if outer is not None:
-            self.chg = []
+        out = self.out
+        if out is not None:
+            out(SCOPE)
         seat = self.seat
         saved, seat[2], self.rule_key = seat[2], pid, rp.id
         try:
             done = tuple(act(self) for act in self.prog.rule_do[rp.id])
         finally:
             seat[2], self.rule_key = saved, None
-        if self.R is not None:
-            self.R(self.at, (kind, rp.id, pid, done))
-        self.chg = outer
+        if out is not None:
+            out((self.at, (kind, rp.id, pid, done)))
 
     def interrupts(self) -> None:
+        """Interrupt-type rules, applied until none applies (each rule for each player, in order)."""
         if self.in_interrupt or not self.prog.interrupt_rules:
             return
+        scan, pairs = self.prog.interrupt_scan
         self.in_interrupt = True
         try:
-            fired = True
-            while fired:
-                fired = False
-                for rp in self.prog.interrupt_rules:
-                    for pid in (self.seat[0], self.seat[1]):
-                        if self.rule_applies(rp, pid):
-                            self.apply_rule(rp, pid, "interrupt")
-                            fired = True
+            k, fired = 0, False
+            while True:
+                k = scan(self, k)
+                if k < 0:
+                    if not fired:
+                        return
+                    k, fired = 0, False
+                    continue
+                rp, j = pairs[k]
+                self.apply_rule(rp, self.seat[j], "interrupt")
+                fired = True
+                k += 1
         finally:
             self.in_interrupt = False
 
     def resolve_now(self, p: Pending) -> None:
         """Resolve a pending ability with no node of its own (a closed timing): an entry of its own."""
         self.tick()
-        outer = self.chg
-        if outer is not None:
-            self.chg = []
+        out = self.out
+        if out is not None:
+            out(SCOPE)
         done = self.resolve_effects(p.ability, p.card, p.controller, None, None)
-        if self.R is not None:
-            self.R(self.at, ("resolved", p.controller, p.card.id, p.ability.id, done))
-        self.chg = outer
+        if out is not None:
+            out((self.at, ("resolved", p.controller, p.card.id, p.ability.id, done)))
 
 
 NOTHING_TO_DO = ("rule_processing", 0)
@@ -127,22 +141,26 @@ NOTHING_TO_DO = ("rule_processing", 0)
 
 @ABILITY_ACTIONS
 def act_rule_processing(cx, node, a):
-    checks = tuple(rp for rp in cx.game.rule_processes.values() if rp.type == "check")
-    if not checks:
-        return lambda st: NOTHING_TO_DO
+    if not any(rp.type == "check" for rp in cx.game.rule_processes.values()):
+        nothing = lambda st: NOTHING_TO_DO  # noqa: E731
+        nothing.const = NOTHING_TO_DO
+        return nothing
 
     def run(st):
-        n = 0
+        scan, pairs = st.prog.check_scan
+        n, k, applied = 0, 0, False
         while True:
-            applied = False
-            for rp in checks:
-                for pid in (st.seat[0], st.seat[1]):
-                    if st.rule_applies(rp, pid):
-                        st.apply_rule(rp, pid, "rule")
-                        n += 1
-                        applied = True
-            if st.losers or not applied:  # the game's own end_game nodes end the game (they read 'lost')
-                return ("rule_processing", n)
+            k = scan(st, k)
+            if k < 0:  # a round is over
+                if st.losers or not applied:  # the game's own end_game nodes end the game (they read 'lost')
+                    return ("rule_processing", n) if n else NOTHING_TO_DO
+                k, applied = 0, False
+                continue
+            rp, j = pairs[k]
+            st.apply_rule(rp, st.seat[j], "rule")
+            n += 1
+            applied = True
+            k += 1
     return run
 
 
@@ -164,10 +182,10 @@ def act_resolve_pending(cx, node, a):
     def run(st):
         pid = st.seat[i]
         q = st.pending[pid]
-        if not q:
+        if not q.n:
             return ("no_pending",)
-        p0 = q.first()
-        ch = st.choice_at(node, decision=len(q) > 1 or bool(p0.ability.cost))
+        p0 = q.log[q.head]
+        ch = st.choice_at(node, decision=q.n > 1 or bool(p0.ability.cost))
         idx = 0
         if ch is not None and (ch.ability or ch.card):
             idx = next((k for k, p in enumerate(q.items())
@@ -176,7 +194,7 @@ def act_resolve_pending(cx, node, a):
                 labels = ", ".join(f"{p.card.name}: {p.ability.label or p.ability.id}" for p in q.items())
                 raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
                                       f"for {st.who(pid)} (pending: {labels})", ch.loc)
-        elif len(q) > 1 and st.strict:
+        elif q.n > 1 and st.strict:
             raise SimulationError("R501", f"unscripted order at '{node.id}': {st.who(pid)} has "
                                   f"{len(q)} pending abilities", node.loc,
                                   help=f"add a choice: {{at: {node.id}, ability: <ability id>}}")

@@ -17,7 +17,7 @@ def token(prog, rec) -> str:
 
 
 def budget_message(prog, max_steps: int, ring) -> str:
-    tail = [token(prog, r) for r in list(ring)[-400:]]
+    tail = [token(prog, r) for r in ring if type(r[0]) is int][-400:]
     for period in range(1, len(tail) // 3 + 1):
         cyc = tail[-period:]
         if tail[-2 * period:-period] == cyc and tail[-3 * period:-2 * period] == cyc:

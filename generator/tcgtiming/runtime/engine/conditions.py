@@ -1,62 +1,78 @@
 """The predicates of conditions (``core.vocab.PREDICATES``): one compiler each, ``pred_<name>(cx,
 args)``, entered in ``PREDICATES``; it resolves the arguments once (roles to seats, constants to
-integers, zones to ids) and returns the test, a function of the run state."""
+integers, zones to ids) and returns the test, a function of the run state. A test may also carry
+``expr``: the same test as a Python expression of ``st`` (the run state), which the program's code
+writes in place of the call."""
 from __future__ import annotations
 
 from .state import Registry
 
 PREDICATES = Registry("pred_")
 
-_OPS = {"gt": lambda n: lambda v: v > n, "ge": lambda n: lambda v: v >= n, "lt": lambda n: lambda v: v < n,
-        "le": lambda n: lambda v: v <= n, "eq": lambda n: lambda v: v == n}
+_OPS = {"gt": (lambda n: lambda v: v > n, ">"), "ge": (lambda n: lambda v: v >= n, ">="),
+        "lt": (lambda n: lambda v: v < n, "<"), "le": (lambda n: lambda v: v <= n, "<="),
+        "eq": (lambda n: lambda v: v == n, "==")}
 
 
 def compare(cx, a):
-    for k, make in _OPS.items():
+    """The comparison of a predicate's gt/ge/lt/le/eq argument: (test of a value, its source ``{} > 7``)."""
+    for k, (make, op) in _OPS.items():
         if k in a:
-            return make(cx.int(a[k]))
-    return lambda v: False
+            n = cx.int(a[k])
+            return make(n), "{} " + op + " " + repr(n)
+    return (lambda v: False), "False"
 
 
-def per_player(cx, player, test):
-    """``test(st, pid)`` for the players of a player argument: all of them for 'both', any for 'any'."""
+def inline(fn, expr: str):
+    fn.expr = expr
+    return fn
+
+
+def per_player(cx, player, test, expr: str | None = None):
+    """``test(st, pid)`` for the players of a player argument: all of them for 'both', any for 'any'.
+    ``expr``: the test as source, ``{}`` standing for the player."""
     if player == "both":
-        return lambda st: test(st, st.seat[0]) and test(st, st.seat[1])
-    seats = cx.seats(player)
-    if len(seats) == 1:
-        i = seats[0]
-        return lambda st: test(st, st.seat[i])
-    return lambda st: test(st, st.seat[0]) or test(st, st.seat[1])
+        fn = lambda st: test(st, st.seat[0]) and test(st, st.seat[1])  # noqa: E731
+        src = f"({expr.format('st.seat[0]')} and {expr.format('st.seat[1]')})" if expr else None
+    else:
+        seats = cx.seats(player)
+        if len(seats) == 1:
+            i = seats[0]
+            fn = lambda st: test(st, st.seat[i])  # noqa: E731
+            src = f"({expr.format(f'st.seat[{i}]')})" if expr else None
+        else:
+            fn = lambda st: test(st, st.seat[0]) or test(st, st.seat[1])  # noqa: E731
+            src = f"({expr.format('st.seat[0]')} or {expr.format('st.seat[1]')})" if expr else None
+    return inline(fn, src) if src else fn
 
 
 @PREDICATES
 def pred_first_turn_of_game(cx, a):
-    return lambda st: st.first_turn and st.turn_index == 0
+    return inline(lambda st: st.first_turn and st.turn_index == 0, "(st.first_turn and st.turn_index == 0)")
 
 
 @PREDICATES
 def pred_first_attack_of_turn(cx, a):
-    return lambda st: st.attacks_this_turn == 0
+    return inline(lambda st: st.attacks_this_turn == 0, "(st.attacks_this_turn == 0)")
 
 
 @PREDICATES
 def pred_attacks_this_turn(cx, a):
-    test = compare(cx, a)
-    return lambda st: test(st.attacks_this_turn)
+    test, src = compare(cx, a)
+    return inline(lambda st: test(st.attacks_this_turn), "(" + src.format("st.attacks_this_turn") + ")")
 
 
 @PREDICATES
 def pred_count(cx, a):
-    test, z = compare(cx, a), a["zone"]
-    return per_player(cx, a["player"], lambda st, pid: test(len(st.zones[pid][z])))
+    (test, src), z = compare(cx, a), a["zone"]
+    return per_player(cx, a["player"], lambda st, pid: test(len(st.zones[pid][z])),
+                      src.format(f"len(st.zones[{{}}][{z!r}])"))
 
 
 @PREDICATES
 def pred_has_pending(cx, a):
-    def test(st, pid):
-        q = st.pending[pid]
-        return len(q.log) > q.head
-    return per_player(cx, "any" if a["player"] == "both" else a["player"], test)
+    return per_player(cx, "any" if a["player"] == "both" else a["player"], lambda st, pid: st.pending[pid].n > 0,
+                      "st.pending[{}].n > 0")
 
 
 @PREDICATES
@@ -74,7 +90,8 @@ def pred_can_attack(cx, a):
 
 @PREDICATES
 def pred_opposing_character(cx, a):
-    return lambda st: st.attack is not None and st.attack.defender is not None
+    return inline(lambda st: st.attack is not None and st.attack.defender is not None,
+                  "(st.attack is not None and st.attack.defender is not None)")
 
 
 @PREDICATES
@@ -92,7 +109,7 @@ def pred_defender_present(cx, a):
 @PREDICATES
 def pred_chose(cx, a):
     node, option = a["node"], a["option"]
-    return lambda st: st.decisions.get(node) == option
+    return inline(lambda st: st.decisions.get(node) == option, f"(st.decisions.get({node!r}) == {option!r})")
 
 
 @PREDICATES
@@ -113,18 +130,18 @@ def pred_active_has(cx, a):
 
 @PREDICATES
 def pred_lost(cx, a):
-    return per_player(cx, a["player"], lambda st, pid: pid in st.losers)
+    return per_player(cx, a["player"], lambda st, pid: pid in st.losers, "{} in st.losers")
 
 
 @PREDICATES
 def pred_stack_empty(cx, a):
-    return lambda st: not st.stack
+    return inline(lambda st: not st.stack, "(not st.stack)")
 
 
 @PREDICATES
 def pred_damage_left(cx, a):
-    test = compare(cx, a)
-    return lambda st: test(st.damage_left)
+    test, src = compare(cx, a)
+    return inline(lambda st: test(st.damage_left), "(" + src.format("st.damage_left") + ")")
 
 
 @PREDICATES

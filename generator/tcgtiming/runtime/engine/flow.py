@@ -14,12 +14,11 @@ class Flow:
     """Decisions and the node kinds with one (a part of ``Machine``)."""
 
     # --- decisions --------------------------------------------------------------------------------
-    def script(self, choices) -> None:
-        self.choices: dict = {}
-        for ch in choices:
-            self.choices.setdefault(ch.at, deque()).append(ch)
+    def script(self, grouped) -> None:
+        """The scenario's choices, by node (``None``: the choices answering decisions in order)."""
+        self.choices = {at: deque(chs) for at, chs in grouped}
         self.used_choices: set = set()
-        self.all_choices = tuple(choices)
+        self.all_choices = self.sc.choices
 
     def next_choice(self, node_id, decision: bool = False):
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
@@ -43,7 +42,7 @@ class Flow:
         took (so the node's own action uses it); elsewhere, the next one scripted for the node."""
         if node is None:
             return None
-        if node.kind == "player" and self.player_choice_node == node.id and self.player_choice is not None:
+        if self.player_choice is not None and self.player_choice_node == node.id and node.kind == "player":
             return self.player_choice
         return self.next_choice(node.id, decision)
 
@@ -79,7 +78,7 @@ class Flow:
         actor = self.seat[prog.actor_seat[ni]]
         act = prog.actions.get(ni)
         ch, by = self.decide(node, actor)
-        R = self.R
+        out = self.out
         if node.choices or node.may:  # a decision: what it chose (a do-only action keeps the earlier choice)
             self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
         if node.choices:
@@ -97,22 +96,22 @@ class Flow:
                 k = self.policy_pick(available)
             pick = node.choices[k].id
             self.decisions[node.id] = pick
-            if R is not None:
-                R(ni, ("choose", pick, did), actor, by)
+            if out is not None:
+                out((ni, ("choose", pick, did), actor, by))
             return k
         if node.may:
             yes = (ch.take != "no") if ch is not None else self.policy != "pass"
             self.decisions[node.id] = "yes" if yes else "no"
             if yes:
                 did = act(self) if act is not None else LABEL
-                if R is not None:
-                    R(ni, ("does", did), actor, by)
-            elif R is not None:
-                R(ni, ("declines",), actor, by)
+                if out is not None:
+                    out((ni, ("does", did), actor, by))
+            elif out is not None:
+                out((ni, ("declines",), actor, by))
             return -1
         did = act(self) if act is not None else LABEL
-        if R is not None:
-            R(ni, did, actor, by if ch is not None or node.action else None)
+        if out is not None:
+            out((ni, did, actor, by if ch is not None or node.action else None))
         return -1
 
     def foreach(self, ni: int) -> bool:
@@ -124,13 +123,13 @@ class Flow:
         if i < len(items):
             self.loops[node.id] = i + 1
             self.vars[node.var] = items[i].id
-            if self.R is not None:
-                self.R(ni, ("item", node.over, items[i].id, i + 1, len(items)))
+            if self.out is not None:
+                self.out((ni, ("item", node.over, items[i].id, i + 1, len(items))))
             return True
         self.loops.pop(node.id, None)
         self.vars.pop(node.var, None)
-        if self.R is not None:
-            self.R(ni, ("items_done",))
+        if self.out is not None:
+            self.out((ni, ("items_done",)))
         return False
 
     def reset_loops(self, ids) -> None:
@@ -147,8 +146,8 @@ class Flow:
             pids = [self.seat[i] for i in self.prog.cx.seats(node.player)]
             self.result = "lose"
             self.losers = pids if node.result == "lose" else [self.other(p) for p in pids]
-        if self.R is not None:
-            self.R(ni, ("end_game", self.result, tuple(self.losers)))
+        if self.out is not None:
+            self.out((ni, ("end_game", self.result, tuple(self.losers))))
         raise GameOver
 
     def value_of(self, v) -> int:

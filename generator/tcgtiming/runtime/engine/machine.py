@@ -1,8 +1,13 @@
 """``Machine``: the run state of a game's program and a scenario - seats and players, zones and
 cards, pending abilities, the stack, the attack, the decisions taken - and the services the
-program's code and the compiled actions call: moving cards (each move, state change, value change
-and loss noted as a fact of the current entry), the step budget that every loop of the engine
-counts against, the context a trace entry holds, and the state's fingerprint."""
+program's code and the compiled actions call: moving cards, the step budget that every loop of the
+engine counts against, and the state's fingerprint.
+
+With a trace, everything goes into one stream of records, in the order it happens (``out``):
+an entry ``(node, event[, actor[, decided_by]])``; a change ``("move", card, from, to)``, ...,
+which belongs to the next entry; the context ``(None, (turn, turn player, pending, stack,
+priority))`` whenever it changes; and ``(None, None)`` where the work of an entry made inside a
+node's work begins (its changes are its own). ``result.Entries`` turns the stream into entries."""
 from __future__ import annotations
 
 import random
@@ -17,36 +22,29 @@ from .windows import Windows
 class Machine(Flow, Windows, Abilities):
     """Runs the turns of a scenario on a game's ``Program``; ``R`` records an entry (None: no trace)."""
 
-    def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, R=None,
+    def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
                  ring=None):
-        game = prog.game
         self.prog, self.sc, self.strict = prog, scenario, strict
         self.policy = policy or scenario.policy
-        self.rng = random.Random(scenario.seed)
-        self.players = [p[0] for p in scenario.players]
-        self.names = {p[0]: p[1] for p in scenario.players}
+        self._rng = None
+        setup = prog.setup(scenario)  # what every run of the scenario starts from, worked out once
+        self.players, self.names = setup.players, setup.names
         self.first_turn = scenario.first_turn
-        stage = prog.cx.zone_or_none("stage")
-        self.deck = prog.cx.zone_or_none("deck")
-        self.stage = stage
-        self.zone_order = {z: i for i, z in enumerate(game.zones)}
+        self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
         self.zones: dict[str, dict[str, list[RCard]]] = {}
         self.cards: dict[str, RCard] = {}
-        listen: dict[str, list] = {}
-        for pid, _, zones in scenario.players:
-            self.zones[pid] = {z: [] for z in game.zones}
-            for z, card_ids in zones:
-                for i, cid in enumerate(card_ids):
-                    card = RCard(scenario.cards[cid], pid)
-                    card.zone = z
-                    if z == stage:
-                        card.slot = i
-                    self.zones[pid][z].append(card)
-                    self.cards[cid] = card
-                    for ab in card.spec.abilities:
-                        if ab.kind == "auto" and ab.event is not None:
-                            listen.setdefault(ab.event, []).append((card, ab))
-        self.listen = listen  # the index of auto abilities by event
+        made = []
+        for pid, layout in setup.zones:
+            zones = self.zones[pid] = {}
+            for z, cards in layout:
+                here = zones[z] = []
+                for spec, base, slot in cards:
+                    card = RCard(spec, pid, base, z, slot)
+                    here.append(card)
+                    self.cards[spec.id] = card
+                    made.append(card)
+        # the index of auto abilities by event: (card, ability), in the order of the scenario's cards
+        self.listen = {ev: [(made[i], ab) for i, ab in items] for ev, items in setup.listen}
         other = [p for p in self.players if p != scenario.turn_player]
         self.seat = [scenario.turn_player, other[0] if other else scenario.turn_player, None]  # turn, non-turn, self
         self.turn_index = 0
@@ -72,14 +70,20 @@ class Machine(Flow, Windows, Abilities):
         self.policy_decisions = 0
         self.player_choice_node: str | None = None
         self.player_choice = None
-        self.script(scenario.choices)
+        self.script(setup.choices)
         self.left = scenario.max_steps  # steps left in the budget
         self.at = 0  # the node being run (for entries made inside its work; kept up to date with the trace)
         self.node = 0  # the latest decision's node (player action, window, for-each): the state's position
-        self.R = R
-        self.ring = ring  # the recent entries, when a run is repeated to name the cycle it is caught in
-        self.chg = [] if R is not None else None  # the facts of the entry being made
-        self.ctx = None
+        self.out = out  # the record stream (None: no trace)
+        self.queues = [self.pending[p] for p in self.players]
+        self.ring = ring  # the recent records, when a run is repeated to name the cycle it is caught in
+
+    @property
+    def rng(self) -> random.Random:
+        """The scenario's seeded random numbers (made when first needed: a shuffle, the random policy)."""
+        if self._rng is None:
+            self._rng = random.Random(self.sc.seed)
+        return self._rng
 
     # --- players --------------------------------------------------------------------------------
     def other(self, pid: str) -> str:
@@ -95,14 +99,20 @@ class Machine(Flow, Windows, Abilities):
 
     # --- changes, each a fact of the current entry ----------------------------------------------
     def note(self, fact) -> None:
-        if self.chg is not None:
-            self.chg.append(fact)
+        if self.out is not None:
+            self.out(fact)
 
     def move_card(self, card: RCard, to: str, *, top: bool = False) -> None:
-        src = self.zones[card.owner].get(card.zone) if card.zone else None
-        if src is not None and card in src:
-            src.remove(card)
-        dest = self.zone(card.owner, to)
+        zones = self.zones[card.owner]
+        src = zones.get(card.zone) if card.zone else None
+        if src is not None:
+            try:
+                src.remove(card)
+            except ValueError:
+                pass
+        dest = zones.get(to)
+        if dest is None:
+            dest = self.zone(card.owner, to)
         stage = self.stage
         if to == stage:
             taken = {c.slot for c in dest}
@@ -116,17 +126,20 @@ class Machine(Flow, Windows, Abilities):
             dest.append(card)
         came_from = card.zone
         card.zone = to
-        if self.chg is not None:
-            self.chg.append(("move", card.id, came_from, to))
+        if self.out is not None:
+            self.out(("move", card.id, came_from, to))
         if to != stage:
             card.mods = []
             card.damage = 0
         if stage is not None and came_from == stage and to != stage:
             if card.state is not None:
                 self.set_state(card, None)  # a card off the stage is neither standing, rested nor reversed
-            self.fire("left_stage", card)
-        self.fire("entered", card)
-        self.interrupts()
+            if "left_stage" in self.listen:
+                self.fire("left_stage", card)
+        if "entered" in self.listen:
+            self.fire("entered", card)
+        if self.prog.interrupt_rules:
+            self.interrupts()
 
     def draw(self, pid: str, n: int, deck: str, hand: str) -> list[RCard]:
         drawn = []
@@ -142,20 +155,20 @@ class Machine(Flow, Windows, Abilities):
         return drawn
 
     def set_state(self, card: RCard, to) -> None:
-        if self.chg is not None and card.state != to:
-            self.chg.append(("state", card.id, card.state, to))
+        if self.out is not None and card.state != to:
+            self.out(("state", card.id, card.state, to))
         card.state = to
 
     def modify(self, card: RCard, stat: str, by: int) -> None:
         old = card.stat(stat)
         card.mods.append((stat, by))
-        if self.chg is not None:
-            self.chg.append(("stat", card.id, stat, old, old + by))
+        if self.out is not None:
+            self.out(("stat", card.id, stat, old, old + by))
 
     def deal(self, card: RCard, amount: int) -> None:
         card.damage += amount
-        if self.chg is not None:
-            self.chg.append(("damage", card.id, amount, card.damage))
+        if self.out is not None:
+            self.out(("damage", card.id, amount, card.damage))
 
     def lose(self, pid: str) -> None:
         if pid not in self.losers:
@@ -165,21 +178,27 @@ class Machine(Flow, Windows, Abilities):
     # --- pending abilities, the stack, priority: the context of the entries -----------------------
     def add_pending(self, p) -> None:
         self.pending[p.controller].append(p)
-        self.ctx = None
+        if self.out is not None:
+            self.context()
 
     def pop_pending(self, pid: str, i: int):
-        self.ctx = None
-        return self.pending[pid].pop(i)
+        p = self.pending[pid].pop(i)
+        if self.out is not None:
+            self.context()
+        return p
 
     def push(self, item) -> None:
         self.stack.append(item)
         self.ssnap = (item.ref, self.ssnap)
-        self.ctx = None
+        if self.out is not None:
+            self.context()
 
     def pop_stack(self):
         self.ssnap = self.ssnap[1]
-        self.ctx = None
-        return self.stack.pop()
+        item = self.stack.pop()
+        if self.out is not None:
+            self.context()
+        return item
 
     def negate(self, item) -> None:
         item.negated = True
@@ -187,17 +206,18 @@ class Machine(Flow, Windows, Abilities):
         for x in self.stack:
             snap = (x.ref, snap)
         self.ssnap = snap
-        self.ctx = None
+        if self.out is not None:
+            self.context()
 
     def set_priority(self, pid) -> None:
         if self.priority != pid:
             self.priority = pid
-            self.ctx = None
+            if self.out is not None:
+                self.context()
 
-    def make_ctx(self) -> tuple:
-        self.ctx = ctx = (self.turn_index, self.seat[0], tuple(self.pending[p].snap() for p in self.players),
-                          self.ssnap, self.priority)
-        return ctx
+    def context(self) -> None:
+        """The context of the entries from here on: turn, turn player, pending, stack, priority (O(1))."""
+        self.out((None, (self.turn_index, self.seat[0], tuple(q.snap() for q in self.queues), self.ssnap, self.priority)))
 
     # --- the budget ------------------------------------------------------------------------------
     def tick(self) -> None:
@@ -226,7 +246,6 @@ class Machine(Flow, Windows, Abilities):
         self.attacks_this_turn = 0
         self.attack = None
         self.decisions.clear()
-        self.ctx = None
 
     def no_edge(self, ni: int):
         node = self.prog.nodes[ni] if ni >= 0 else None
@@ -256,5 +275,5 @@ class Machine(Flow, Windows, Abilities):
             self.attacks_this_turn, tuple(c.id for c in self.revealed), self.damage_left,
             tuple(sorted(self.decisions.items())), self.chosen.id if self.chosen else None,
             tuple(sorted(self.event_counts.items())), tuple(sorted(self.loops.items())), tuple(sorted(self.vars.items())),
-            len(self.used_choices), hash(self.rng.getstate()),
+            len(self.used_choices), hash(self._rng.getstate()) if self._rng is not None else self.sc.seed,
         )

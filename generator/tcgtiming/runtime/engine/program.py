@@ -70,10 +70,15 @@ class Program:
         self.rule_when = {rp.id: self.condition(rp.when) for rp in game.rule_processes.values() if rp.when is not None}
         self.rule_do = {rp.id: tuple(self.compile_action(a, None) for a in rp.actions) for rp in game.rule_processes.values()}
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")
+        self.check_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "check")
+        from .source import rule_scan
+        self.interrupt_scan = rule_scan(self, self.interrupt_rules)
+        self.check_scan = rule_scan(self, self.check_rules)
         # what an entry shows of its node: id, kind, phase, step, procedure, label, citations
         self.info = [(n.id, n.kind, n.phase, n.step, n.procedure, n.label, tuple(str(c) for c in n.cites))
                      for n in self.nodes]
         self._turn: dict[bool, object] = {}
+        self._setups: OrderedDict = OrderedDict()
 
     def _seat(self, role):
         try:
@@ -88,6 +93,18 @@ class Program:
             return self.action_table[action.name](self.cx, node, dict(action.args))
         except SimulationError as err:
             return _failing(err)
+
+    def source_of(self, cond) -> str | None:
+        """A condition as a Python expression of ``st``, when each of its predicates has one."""
+        if isinstance(cond, m.Not):
+            inner = self.source_of(cond.cond)
+            return f"(not {inner})" if inner else None
+        if isinstance(cond, (m.All, m.AnyOf)):
+            parts = [self.source_of(c) for c in cond.conds]
+            if not parts or None in parts:
+                return None
+            return "(" + (" and " if isinstance(cond, m.All) else " or ").join(parts) + ")"
+        return getattr(self.condition(cond), "expr", None)
 
     def condition(self, cond):
         hit = self._conds.get(id(cond))
@@ -120,10 +137,9 @@ class Program:
                 return False
             return some
         try:
-            test = self.predicate_table[cond.name](self.cx, dict(cond.args))
+            return self.predicate_table[cond.name](self.cx, dict(cond.args))
         except SimulationError as err:
             return _failing(err)
-        return lambda st: bool(test(st))
 
     def effect(self, action: m.Action):
         hit = self._effects.get(id(action))
@@ -137,6 +153,17 @@ class Program:
         self._effects[id(action)] = (action, fn)
         return fn
 
+    def setup(self, scenario):
+        """What every run of a scenario starts from (cached for the last 64 scenarios)."""
+        hit = self._setups.get(id(scenario))
+        if hit is not None and hit[0] is scenario:
+            return hit[1]
+        s = Setup(self, scenario)
+        self._setups[id(scenario)] = (scenario, s)
+        while len(self._setups) > 64:
+            self._setups.popitem(last=False)
+        return s
+
     # --- the code ------------------------------------------------------------------------------------
     def turn(self, traced: bool):
         """The function that runs one turn (``F(st, None)``), with or without the trace."""
@@ -145,6 +172,40 @@ class Program:
             from .source import build
             fn = self._turn[traced] = build(self, traced)
         return fn
+
+
+class Setup:
+    """A scenario's starting point in the program's terms: players, each zone's cards (with their
+    values and stage positions), the auto abilities by event (card index, ability), the choices by
+    node."""
+
+    def __init__(self, prog: Program, scenario):
+        cx, game = prog.cx, prog.game
+        self.players = [p[0] for p in scenario.players]
+        self.names = {p[0]: p[1] for p in scenario.players}
+        self.deck, self.stage = cx.zone_or_none("deck"), cx.zone_or_none("stage")
+        self.zone_order = {z: i for i, z in enumerate(game.zones)}
+        zones, listen, i = [], {}, 0
+        for pid, _, given in scenario.players:
+            given = dict(given)
+            layout = []
+            for z in game.zones:
+                cards = []
+                for k, cid in enumerate(given.get(z, ())):
+                    spec = scenario.cards[cid]
+                    cards.append((spec, dict(spec.stats), k if z == self.stage else None))
+                    for ab in spec.abilities:
+                        if ab.kind == "auto" and ab.event is not None:
+                            listen.setdefault(ab.event, []).append((i, ab))
+                    i += 1
+                layout.append((z, tuple(cards)))
+            zones.append((pid, tuple(layout)))
+        self.zones = tuple(zones)
+        self.listen = tuple((ev, tuple(items)) for ev, items in listen.items())
+        grouped: dict = {}
+        for ch in scenario.choices:
+            grouped.setdefault(ch.at, []).append(ch)
+        self.choices = tuple((at, tuple(chs)) for at, chs in grouped.items())
 
 
 _CACHE: OrderedDict = OrderedDict()

@@ -47,7 +47,9 @@ class Entry(NamedTuple):
 
 
 class Entries:
-    """Turns records into entries (sharing the snapshots that consecutive entries share)."""
+    """Turns the record stream of a run (``machine``) into entries, one record at a time: the changes
+    before an entry are its own, the latest context is its context (consecutive entries share the
+    tuples of an unchanged context)."""
 
     def __init__(self, prog, scenario: Scenario):
         self.prog = prog
@@ -55,27 +57,47 @@ class Entries:
         self.seat_role: dict = {}
         for r in prog.game.roles.values():
             self.seat_role.setdefault(r.get("seat"), r.id)
-        self._ctx = None
-        self._ctx_out = None
+        self.scopes: list[list] = [[]]
+        self.ctx = (1, None, (), (), None)
+        self.seq = 0
 
-    def entry(self, seq: int, rec) -> Entry:
-        ni, ev, actor, by, ctx, chg = rec
-        nid, kind, phase, step, proc, label, cites = self.prog.info[ni]
-        if ctx is not self._ctx:
-            turn, tp, queues, ssnap, prio = ctx
-            pending = tuple((p, unsnap_queue(q)) for p, q in zip(self.players, queues))
-            self._ctx, self._ctx_out = ctx, (turn + 1, tp, pending, unsnap_stack(ssnap), prio)
-        turn, tp, pending, stack, prio = self._ctx_out
+    def feed(self, rec) -> Entry | None:
+        """The entry a record completes, or None (a change, a context, the start of a scope)."""
+        k = rec[0]
+        if type(k) is not int:
+            if k is not None:
+                self.scopes[-1].append(rec)
+            elif rec[1] is None:
+                self.scopes.append([])
+            else:
+                turn, tp, queues, ssnap, prio = rec[1]
+                pending = tuple((p, unsnap_queue(q)) for p, q in zip(self.players, queues))
+                self.ctx = (turn + 1, tp, pending, unsnap_stack(ssnap), prio)
+            return None
+        ev = rec[1]
+        nid, kind, phase, step, proc, label, cites = self.prog.info[k]
         if type(ev) is tuple and ev and ev[0] in SUB_KINDS:
             kind = SUB_KINDS[ev[0]]
+            if len(self.scopes) > 1:
+                changes = self.scopes.pop()
+            else:
+                changes, self.scopes[0] = self.scopes[0], []
+        else:
+            changes = self.scopes[-1]
+            self.scopes[-1] = []
+        actor = rec[2] if len(rec) > 2 else None
+        by = rec[3] if len(rec) > 3 else None
+        turn, tp, pending, stack, prio = self.ctx
         role = None if actor is None else self.seat_role.get("turn" if actor == tp else "non_turn")
-        return Entry(seq, turn, nid, kind, phase, step, proc, label, actor, role, by, ev, tuple(chg), pending, stack,
-                     prio, cites)
+        self.seq += 1
+        return Entry(self.seq, turn, nid, kind, phase, step, proc, label, actor, role, by, ev, tuple(changes), pending,
+                     stack, prio, cites)
 
 
 class Run:
     """A run: ``entries`` (made from the records when first read; none when the trace was streamed
-    or not kept), ``result`` (ongoing, lose or draw), ``losers``, the final ``zones``."""
+    or not kept), ``result`` (ongoing, lose or draw), ``losers``, the final ``zones``, and the final
+    state's ``fingerprint``."""
 
     def __init__(self, prog, scenario: Scenario, records, machine, checker=None):
         self.program, self.setup = prog, scenario
@@ -85,9 +107,16 @@ class Run:
         self.zones = machine.final_zones()
         self.unused_choices = machine.unused_choices()
         self.policy_decisions = machine.policy_decisions
-        self.fingerprint = machine.fingerprint()
+        self.machine = machine
         self.checker = checker
         self._entries = None
+        self._fingerprint = None
+
+    @property
+    def fingerprint(self) -> tuple:
+        if self._fingerprint is None:
+            self._fingerprint = self.machine.fingerprint()
+        return self._fingerprint
 
     @property
     def rules(self) -> m.Game:
@@ -96,13 +125,13 @@ class Run:
     @property
     def entries(self) -> tuple[Entry, ...]:
         if self._entries is None:
-            make = Entries(self.program, self.setup).entry
-            self._entries = tuple(make(i, r) for i, r in enumerate(self.records or (), 1))
+            feed = Entries(self.program, self.setup).feed
+            self._entries = tuple(e for e in map(feed, self.records or ()) if e is not None)
         return self._entries
 
     def nodes(self) -> list[str]:
         ids = self.program.ids
-        return [ids[r[0]] for r in self.records or ()]
+        return [ids[r[0]] for r in self.records or () if type(r[0]) is int]
 
 
 class Checker:

@@ -12,7 +12,7 @@ exception.
 Nodes whose work is small are inline (begin, end, automatic and closed actions, triggers, calls,
 gotos, exits, branches, loops); player actions, windows and for-each call the machine. Every block
 first takes its nodes from the step budget. The traced variant records an entry for every node
-(``R(node, event, actor, decided_by)``); the other records nothing."""
+(``o((node, event[, actor]))``, ``o`` the machine's record stream); the other records nothing."""
 from __future__ import annotations
 
 from .state import GameOver
@@ -135,7 +135,7 @@ class Gen:
             body += self.block(b, us, len(blocks))
         head = [f"def {self.fn[cid]}(st, e):"]
         if self.traced:
-            head.append("    R = st.R")
+            head.append("    o = st.out")
         head.append("    L = st.listen")
         if len(blocks) == 1 and not any(x.strip() == "continue" for x in body):
             return head + body[1:] + [""]  # one block, no way back: no loop
@@ -183,6 +183,13 @@ class Gen:
         return [f"r = {self.fn[ch]}(st, e)", "if r is not None:", f"    t = {self.dname}.get(r)",
                 "    if t is None:", "        return r", "    pc, e = t", "    continue", "e = None"]
 
+    def test(self, cond, fn) -> str:
+        """A condition in the code: its expression when it has one, else a call of its compiled test."""
+        if cond is None:
+            return "True"
+        src = self.prog.source_of(cond)
+        return src if src is not None else f"{self.const('C', fn)}(st)"
+
     def node(self, b: int, nid: str) -> list[str]:
         prog, g, T = self.prog, self.game, self.traced
         ni = prog.index[nid]
@@ -195,26 +202,31 @@ class Gen:
             if fe:
                 out.append(f"if st.loops: st.reset_loops({fe!r})")
             if T:
-                out.append(f"R({ni}, {self.const('E', ('begin',))})")
+                out.append(f"o(({ni}, {self.const('E', ('begin',))}))")
         elif k == "end":
             if T:
-                out.append(f"R({ni}, {self.const('E', ('end',))})")
+                out.append(f"o(({ni}, {self.const('E', ('end',))}))")
             out.append("return None")
         elif k in ("auto", "closed"):
             act = prog.actions.get(ni)
-            a = self.const("A", act) if act is not None else None
-            if T:
+            fixed = getattr(act, "const", None)  # an action that does nothing but say so
+            a = self.const("A", act) if act is not None and fixed is None else None
+            if fixed is not None and T:
+                out.append(f"o(({ni}, {self.const('E', ('closed', fixed) if k == 'closed' else fixed)}))")
+            elif fixed is not None:
+                pass
+            elif T:
                 out.append(f"st.at = {ni}")
                 ev = f"{a}(st)" if a else self.const("E", ("label",))
                 if k == "closed":
                     ev = f"('closed', {ev})"
                 actor = f", st.seat[{prog.actor_seat[ni]}]" if ni in prog.actor_seat else ""
-                out.append(f"R({ni}, {ev}{actor})")
+                out.append(f"o(({ni}, {ev}{actor}))")
             elif a:
                 out.append(f"{a}(st)")
         elif k == "trigger":
             if T:
-                out += [f"st.at = {ni}", f"R({ni}, st.trigger({n.event!r}))"]
+                out += [f"st.at = {ni}", f"o(({ni}, st.trigger({n.event!r})))"]
             else:
                 out.append(f"if {n.event!r} in L: st.fire({n.event!r})")
         elif k in ("check", "call"):
@@ -226,7 +238,7 @@ class Gen:
             if n.callee == "check_timing" or k == "check":
                 out.append("if 'check_timing' in L: st.fire('check_timing')")
             if T:
-                out += [f"st.at = {ni}", f"R({ni}, {self.const('E', ('call', tuple(n.call_args)))})"]
+                out += [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('call', tuple(n.call_args)))}))"]
             out += [f"r = {self.fn[callee]}(st, None)", "st.frames.pop()", "if r is not None:",
                     f"    st.jumped_out({ni}, r)"]
         elif k in ("goto", "exit"):
@@ -236,29 +248,28 @@ class Gen:
                     out.append(f"st.reset_loops({fe!r})")
             if T:
                 ev = ("exit", n.leaves) if k == "exit" else ("label",)
-                out.append(f"R({ni}, {self.const('E', ev)})")
+                out.append(f"o(({ni}, {self.const('E', ev)}))")
             out += self.jump(b, n.target)
         elif k == "end_game":
             out.append(f"st.end_game({ni})")
         elif k == "branch":
             for i, c in enumerate(n.choices):
-                cond = self.const("C", prog.case_when[ni][i])
-                out.append(f"{'if' if i == 0 else 'elif'} {cond}(st):")
+                cond = self.test(c.when, prog.case_when[ni][i])
+                out.append(f"{'if' if i == 0 else 'elif'} {cond}:")
                 if T:
-                    out.append(f"    R({ni}, {self.const('E', ('case', c.id))})")
+                    out.append(f"    o(({ni}, {self.const('E', ('case', c.id))}))")
                 out += ["    " + x for x in self.jump(b, c.entry)]
             arm = ["else:"] if n.choices else ["if True:"]
             if T:
-                arm.append(f"    R({ni}, {self.const('E', ('otherwise',))})")
+                arm.append(f"    o(({ni}, {self.const('E', ('otherwise',))}))")
             out += arm + ["    " + x for x in self.jump(b, n.otherwise)]
         elif k == "loop":
-            cond = self.const("C", prog.loop_when[ni])
-            out.append(f"if {cond}(st):")
+            out.append(f"if {self.test(n.condition, prog.loop_when[ni])}:")
             if T:
-                out.append(f"    R({ni}, {self.const('E', ('loop', True))})")
+                out.append(f"    o(({ni}, {self.const('E', ('loop', True))}))")
             out += ["    " + x for x in self.jump(b, self.succ(nid, "loop"))] + ["else:"]
             if T:
-                out.append(f"    R({ni}, {self.const('E', ('loop', False))})")
+                out.append(f"    o(({ni}, {self.const('E', ('loop', False))}))")
             out += ["    " + x for x in self.jump(b, self.succ(nid, "exit"))]
         elif k == "foreach":
             out.append(f"if st.foreach({ni}):")
@@ -282,3 +293,28 @@ def build(prog, traced: bool):
     prog.sources = getattr(prog, "sources", {})
     prog.sources[traced] = src
     return gen.ns[gen.fn["turn"]]
+
+
+def rule_scan(prog, rules):
+    """Rule processing as code: ``scan(st, k)`` is the first (rule, player) pair from the k-th on, in
+    the order rules are applied (each rule for the turn player, then the other), whose condition
+    holds now, or -1. A condition with an expression is written in place (``self`` being the pair's
+    player); another is called through ``Machine.rule_applies``."""
+    pairs, lines, ns = [], ["def scan(st, k):", "    s = st.seat", "    p0, p1 = s[0], s[1]"], {}
+    for rp in rules:
+        for j in (0, 1):
+            k = len(pairs)
+            pairs.append((rp, j))
+            src = prog.source_of(rp.when) if rp.when is not None else None
+            if rp.when is None:
+                continue
+            if src is not None:
+                test = src.replace("st.seat[2]", f"p{j}")
+            else:
+                ns[f"RP{k}"] = rp
+                test = f"st.rule_applies(RP{k}, p{j})"
+            lines.append(f"    if k <= {k} and {test}:")
+            lines.append(f"        return {k}")
+    lines.append("    return -1")
+    exec(compile("\n".join(lines) + "\n", f"<tcgtiming rules of {prog.game.id}>", "exec"), ns)
+    return ns["scan"], tuple(pairs)

@@ -28,14 +28,14 @@ class OutOfSteps(Exception):
 class RCard:
     __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot", "damage", "base", "name")
 
-    def __init__(self, spec, owner):
+    def __init__(self, spec, owner, base, zone=None, slot=None):
         self.id, self.spec, self.owner, self.name = spec.id, spec, owner, spec.name
-        self.base = dict(spec.stats)
+        self.base = base  # the card's values (shared by every run; never changed)
         self.state = spec.state
         self.mods: list[tuple[str, int]] = []
-        self.zone: str | None = None
+        self.zone: str | None = zone
         self.used = False
-        self.slot: int | None = None  # its stage position (kept when it leaves, so that it can come back there)
+        self.slot: int | None = slot  # its stage position (kept when it leaves, so that it can come back there)
         self.damage = 0  # damage dealt to it and not yet reset
 
     def stat(self, name: str) -> int:
@@ -78,20 +78,22 @@ class Queue:
     other than of the oldest starts a new log), so a snapshot is ``(log, head, end)``: O(1) to take
     and immutable in effect, and K pending abilities cost O(K), not O(K^2), to trace."""
 
-    __slots__ = ("log", "head")
+    __slots__ = ("log", "head", "n")
 
     def __init__(self):
         self.log: list[Pending] = []
         self.head = 0
+        self.n = 0  # how many are pending
 
     def __len__(self) -> int:
-        return len(self.log) - self.head
+        return self.n
 
     def __bool__(self) -> bool:
-        return len(self.log) > self.head
+        return self.n > 0
 
     def append(self, p: Pending) -> None:
         self.log.append(p)
+        self.n += 1
 
     def first(self) -> Pending:
         return self.log[self.head]
@@ -101,6 +103,7 @@ class Queue:
 
     def pop(self, i: int = 0) -> Pending:
         log, h = self.log, self.head
+        self.n -= 1
         if i == 0:
             p = log[h]
             self.head = h + 1

@@ -3,6 +3,7 @@ the window closes, and the stack resolved newest first (each item an entry of it
 the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
+from .abilities import SCOPE
 from .state import Registry, SimulationError, StackItem
 
 WINDOW_ACTIONS = Registry("act_")
@@ -16,7 +17,7 @@ class Windows:
         node = prog.nodes[ni]
         w = node.window
         first_i, who_i, need = prog.windows[ni]
-        seat, R = self.seat, self.R
+        seat, out = self.seat, self.out
         first = seat[first_i]
         allowed = {seat[i] for i in who_i}
         self.at = self.node = ni
@@ -34,8 +35,8 @@ class Windows:
             play, by = self.window_decision(node, w, pid) if pid in allowed else (None, None)
             if play is None:  # a pass (a role that may not act here passes by itself)
                 passes += 1
-                if pid in allowed and R is not None:
-                    R(ni, ("pass", passes), pid, by)
+                if pid in allowed and out is not None:
+                    out((ni, ("pass", passes), pid, by))
                 self.set_priority(self.other(pid))
                 if passes >= need:
                     if not self.close_window(ni, w):
@@ -53,12 +54,12 @@ class Windows:
             self.fire("played", card)
             if w.resolve == "stack":
                 self.push(item)
-                if R is not None:
-                    R(ni, ("window_play", card.id, ab.id, None), pid, by)
+                if out is not None:
+                    out((ni, ("window_play", card.id, ab.id, None), pid, by))
             else:
                 done = self.resolve_effects(ab, card, pid, item, target)
-                if R is not None:
-                    R(ni, ("window_play", card.id, ab.id, done), pid, by)
+                if out is not None:
+                    out((ni, ("window_play", card.id, ab.id, done), pid, by))
             if w.after_play == "alternate":
                 self.set_priority(self.other(pid))
         self.set_priority(None)
@@ -92,12 +93,12 @@ class Windows:
         """Both passed: resolve the stack (if any). True when the window reopens."""
         self.set_priority(None)
         if not self.stack:
-            if self.R is not None:
-                self.R(ni, ("window_closes",))
+            if self.out is not None:
+                self.out((ni, ("window_closes",)))
             return False
         n = self.resolve_stack()
-        if self.R is not None:
-            self.R(ni, ("stack_resolved", n))
+        if self.out is not None:
+            self.out((ni, ("stack_resolved", n)))
         return w.after_resolve == "reopen"
 
     def playable(self, pid, w):
@@ -117,13 +118,12 @@ class Windows:
         while self.stack:
             self.tick()
             item = self.pop_stack()
-            outer = self.chg
-            if outer is not None:
-                self.chg = []
+            out = self.out
+            if out is not None:
+                out(SCOPE)
             done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
-            if self.R is not None:
-                self.R(self.at, ("resolved", item.controller, item.card.id, item.ability.id, done))
-            self.chg = outer
+            if out is not None:
+                out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
             n += 1
         return n
 
