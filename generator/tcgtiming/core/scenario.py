@@ -46,6 +46,7 @@ class Ability:
     play: str | None
     cost: tuple[m.Action, ...]
     effect: tuple[m.Action, ...]
+    text: m.Text | None = None  # the label in both languages, when the scenario gives both (``label``: the English)
 
 
 @dataclass(frozen=True, slots=True)

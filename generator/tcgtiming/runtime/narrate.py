@@ -56,7 +56,7 @@ class Narrator:
         c = self.cards.get(cid)
         ab = next((a for a in c.abilities if a.id == aid), None) if c is not None else None
         if ab is not None:
-            return ab.label or ab.id
+            return ab.text.get(self.lang) if ab.text is not None else (ab.label or ab.id)
         kind, _, arg = aid.partition(":")
         if f"ability.{kind}" in _KEYS:
             return self.w(f"ability.{kind}", self.zone(arg)) if arg else self.w(f"ability.{kind}")
