@@ -81,9 +81,9 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
             run = _run(prog, scenario, strict, policy, emit)
             run.checker = checker
             return run
-        if trace:
+        if trace:  # the records kept are the recent ones too: they name the cycle if the budget runs out
             records: list = []
-            return _run(prog, scenario, strict, policy, records.append, keep=records)
+            return _run(prog, scenario, strict, policy, records.append, ring=records, keep=records)
         return _run(prog, scenario, strict, policy, None)
     except OutOfSteps:
         ring: deque = deque(maxlen=4000)  # run again, keeping the recent entries, to name the cycle

@@ -17,7 +17,13 @@ def token(prog, rec) -> str:
 
 
 def budget_message(prog, max_steps: int, ring) -> str:
-    tail = [token(prog, r) for r in ring if type(r[0]) is int][-400:]
+    recent = []
+    for r in reversed(ring):  # the last 400 entries (the ring may be a whole trace)
+        if type(r[0]) is int:
+            recent.append(r)
+            if len(recent) == 400:
+                break
+    tail = [token(prog, r) for r in reversed(recent)]
     for period in range(1, len(tail) // 3 + 1):
         cyc = tail[-period:]
         if tail[-2 * period:-period] == cyc and tail[-3 * period:-2 * period] == cyc:
