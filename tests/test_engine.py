@@ -215,6 +215,7 @@ def test_a_long_run_streams_in_flat_memory():
         tracemalloc.stop()
         return top, written[0]
 
-    (small, written_small), (large, written_large) = peak(20), peak(400)
+    peak(20)  # the first run compiles the game's code and fills the caches of names and words
+    (small, written_small), (large, written_large) = peak(40), peak(800)
     assert written_large > 15 * written_small  # twenty times the turns written ...
-    assert large < 2 * small + 64 * 1024  # ... in about the same memory
+    assert large < 2 * small + 64 * 1024, (small, large)  # ... in about the same memory
