@@ -189,25 +189,35 @@ class Machine(Flow, Windows, Abilities):
 
     def push(self, item) -> None:
         self.stack.append(item)
-        self.ssnap = (item.ref, self.ssnap)
         if self.out is not None:
+            self.ssnap = (item.ref, self.ssnap)
             self.context()
 
     def pop_stack(self):
-        self.ssnap = self.ssnap[1]
         item = self.stack.pop()
         if self.out is not None:
+            self.ssnap = self.ssnap[1]
             self.context()
         return item
 
     def negate(self, item) -> None:
         item.negated = True
-        snap = None
-        for x in self.stack:
+        if self.out is None:
+            return
+        # the snapshot's cells from the top down to the item are made again (the item answered is
+        # usually the top one: O(1)); the cells below are shared
+        above, snap = [], self.ssnap
+        for x in reversed(self.stack):
+            above.append(x)
+            snap = snap[1]
+            if x is item:
+                break
+        else:
+            return  # no longer on the stack: nothing shown changes
+        for x in reversed(above):
             snap = (x.ref, snap)
         self.ssnap = snap
-        if self.out is not None:
-            self.context()
+        self.context()
 
     def set_priority(self, pid) -> None:
         if self.priority != pid:
