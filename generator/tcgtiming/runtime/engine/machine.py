@@ -227,7 +227,9 @@ class Machine(Flow, Windows, Abilities):
 
     def context(self) -> None:
         """The context of the entries from here on: turn, turn player, pending, stack, priority (O(1))."""
-        self.out((None, (self.turn_index, self.seat[0], tuple(q.snap() for q in self.queues), self.ssnap, self.priority)))
+        a, b = self.queues if len(self.queues) == 2 else (self.queues + self.queues)[:2]
+        self.out((None, (self.turn_index, self.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))[:len(self.queues)],
+                         self.ssnap, self.priority)))
 
     # --- the budget ------------------------------------------------------------------------------
     def tick(self) -> None:
