@@ -64,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
                    metavar="svg|png|dot|mermaid|table", help="output format (repeatable; default svg)")
     r.add_argument("--out", metavar="DIR", help="output folder (default build/charts; for 'table' only: "
                    "print to standard output unless --out is given)")
-    r.add_argument("--trace", metavar="TRACE.jsonl", help="highlight the path of an interpreter trace "
+    r.add_argument("--trace", metavar="TRACE.jsonl", help="highlight the path of a simulation trace "
                    "(JSON Lines: seq, node, game)")
     r.add_argument("--no-cache", action="store_true", help="do not read or write the render cache")
     r.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
@@ -86,7 +86,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
     s.set_defaults(command_module="site")
 
-    # --- simulate command (interpreter) ---
+    # --- simulate command (the engine) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
                         "the trace: every node visited, who acts, pending abilities, the stack, who holds priority, "

@@ -16,7 +16,7 @@ arguments*, combined with ``not`` / ``all`` / ``any``::
 * Evaluation cost is bounded by construction: there is no arithmetic, no power operator, no
   string building (``9**(9**9)`` cannot be written).
 * Judges read ``first_attack_of_turn`` more easily than ``state.attacks == 0``.
-* The interpreter implements each entry as one small method; adding an entry here is the one
+* The engine implements each entry as one small compiler; adding an entry here is the one
   place to extend the language, and the JSON Schema and the reference page list the entries.
 
 Argument types
