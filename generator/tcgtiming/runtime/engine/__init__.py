@@ -35,6 +35,7 @@ Knows nothing of YAML, jinja2 or graphviz.
 """
 from __future__ import annotations
 
+import gc
 from collections import deque
 
 from ...core import model as m
@@ -68,6 +69,17 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
     empty). ``sink``: a function given each record as it is made (streaming; nothing is kept), e.g.
     ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries."""
     prog = program or program_for(game)
+    collecting = gc.isenabled()
+    if collecting:  # a run makes no reference cycles: the cyclic collector would only walk the trace over and over
+        gc.disable()
+    try:
+        return _simulate(prog, scenario, strict, policy, trace, sink)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _simulate(prog: Program, scenario: Scenario, strict, policy, trace, sink) -> Run:
     checker = None
     try:
         if sink is not None:
