@@ -16,7 +16,6 @@ class Narrator:
         self.game, self.lang = game, lang
         self.names = {pid: name for pid, name, _ in scenario.players}
         self.cards = scenario.cards
-        self._cache: dict = {}
 
     def w(self, key: str, *args) -> str:
         return word(key, self.lang, *args)

@@ -20,7 +20,7 @@ from .windows import Windows
 
 
 class Machine(Flow, Windows, Abilities):
-    """Runs the turns of a scenario on a game's ``Program``; ``R`` records an entry (None: no trace)."""
+    """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
 
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
                  ring=None):

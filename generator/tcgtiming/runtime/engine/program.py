@@ -78,6 +78,7 @@ class Program:
         self.info = [(n.id, n.kind, n.phase, n.step, n.procedure, n.label, tuple(str(c) for c in n.cites))
                      for n in self.nodes]
         self._turn: dict[bool, object] = {}
+        self.sources: dict[bool, str] = {}  # the code of the turn, with and without the trace (for reading)
         self._setups: OrderedDict = OrderedDict()
 
     def _seat(self, role):

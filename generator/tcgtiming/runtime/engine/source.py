@@ -290,7 +290,6 @@ def build(prog, traced: bool):
     src = gen.source()
     code = compile(src, f"<tcgtiming program of {prog.game.id}{' (traced)' if traced else ''}>", "exec")
     exec(code, gen.ns)
-    prog.sources = getattr(prog, "sources", {})
     prog.sources[traced] = src
     return gen.ns[gen.fn["turn"]]
 

@@ -95,9 +95,6 @@ class Queue:
         self.log.append(p)
         self.n += 1
 
-    def first(self) -> Pending:
-        return self.log[self.head]
-
     def items(self) -> list[Pending]:
         return self.log[self.head:]
 
