@@ -57,6 +57,8 @@ class Abilities:
 
     def trigger(self, event: str) -> tuple:
         """A trigger node: the event fires; the event of the entry names the abilities it made pending."""
+        if event not in self.listen:
+            return ("trigger", event, ())
         before = {p: len(q.log) for p, q in self.pending.items()}
         self.fire(event)
         new = tuple((pid,) + p.ref for pid in self.players for p in self.pending[pid].log[before[pid]:])
