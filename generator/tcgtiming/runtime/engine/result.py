@@ -104,13 +104,23 @@ class Run:
         self.game, self.scenario = prog.game.id, scenario.id
         self.records = records
         self.result, self.losers = machine.result, tuple(machine.losers)
-        self.zones = machine.final_zones()
-        self.unused_choices = machine.unused_choices()
         self.policy_decisions = machine.policy_decisions
         self.machine = machine
         self.checker = checker
         self._entries = None
         self._fingerprint = None
+        self._zones = None
+
+    @property
+    def zones(self) -> tuple:
+        """player id -> zone -> card ids, at the end (zones left empty not listed)."""
+        if self._zones is None:
+            self._zones = self.machine.final_zones()
+        return self._zones
+
+    @property
+    def unused_choices(self) -> tuple:
+        return self.machine.unused_choices()
 
     @property
     def fingerprint(self) -> tuple:
