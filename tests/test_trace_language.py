@@ -122,3 +122,14 @@ def test_every_event_code_the_engine_makes_has_words():
             walk(e.event)
     unknown = {c for c in codes if c not in RENDER and f"event.{c}" not in WORDS}
     assert unknown == set()
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_simulate_lang_ja_prints_no_english_word_but_given_names(cli, path):
+    """The command itself, as a reader runs it (its text is streamed entry by entry)."""
+    res = compile_file(path, str(path.relative_to(ROOT)))
+    code, out, _ = cli("simulate", path, "--lang", "ja", "--strict")
+    assert code == 0
+    assert LATIN.findall(masked(out, given_names(res.game, res.scenario, "ja"))) == []
+    code, out, _ = cli("simulate", path, "--lang", "en", "--strict")
+    assert code == 0 and JAPANESE.findall(masked(out, given_names(res.game, res.scenario, "en"))) == []
