@@ -43,6 +43,8 @@ bench: setup
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/frontend.py
 	$(BIN)/python benchmarks/anchor_turn.py
+	$(BIN)/python benchmarks/engines.py
+	$(BIN)/python benchmarks/growth.py
 	$(BIN)/python benchmarks/render.py
 
 # the long fuzz run: seeded, for minutes; prints inputs, tracebacks, hangs and unlocated diagnostics

@@ -74,7 +74,7 @@ def test_schema_and_semantic_errors_in_one_run(variant):
 
 
 def test_duplicate_id(variant):
-    p = variant(("  - {id: hand, name: {ja: 手札, en: hand}}", "  - {id: deck, name: {ja: 手札, en: hand}}"))
+    p = variant(("  - {id: hand, name: {ja: 手札, en: hand}, role: hand}", "  - {id: deck, name: {ja: 手札, en: hand}}"))
     d = one(p, "C301")
     assert "duplicate zone id 'deck'" in d.message
 
@@ -331,3 +331,23 @@ def test_readings_are_data_of_the_node_and_exactly_one_runs(variant):
     p = variant((anchor, anchor + READINGS.replace("en: the other reading", "en: null").replace("cite: \"mini#main\"",
                                                                                                 "cite: \"mini#nowhere\"")))
     assert sorted(d.code for d in diags(p)[0].diagnostics) == ["C303", "C304"]
+
+
+def test_zone_roles_are_stored_and_held_once(variant):
+    res, ds = diags(variant())
+    assert ds == []
+    roles = {z.id: z.get("role") for z in res.game.zones.values()}
+    assert roles == {"deck": "deck", "hand": "hand", "stage": "stage", "discard": "discard"}
+    assert res.game.zones["stage"].get("front") == 3
+    p = variant(("{id: discard, name: {ja: 捨て札, en: discard pile}, role: discard}",
+                 "{id: discard, name: {ja: 捨て札, en: discard pile}, role: hand}"))
+    d = one(p, "C301")
+    assert d.message == "zone role 'hand' is held by two zones: 'hand' and 'discard'" and d.line == line_of(p, "discard pile}, role: hand")
+
+
+def test_zone_role_words_and_front(variant):
+    d = one(variant(("role: discard}", "role: dicsard}")), "S204")
+    assert "discard" in (d.help or "")
+    d = one(variant(("{id: hand, name: {ja: 手札, en: hand}, role: hand}",
+                     "{id: hand, name: {ja: 手札, en: hand}, role: hand, front: 2}")), "C311")
+    assert d.message == "'front' is for the zone with role stage, not 'hand'"

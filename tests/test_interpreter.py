@@ -1,4 +1,4 @@
-"""The interpreter on the fixture game: facts of the trace, determinism, strictness, budgets, windows."""
+"""The engine on the fixture game: facts of the trace, determinism, strictness, budgets, windows."""
 import json
 
 import pytest
@@ -53,12 +53,16 @@ cards:
 
 def test_pending_abilities_resolve_turn_player_first():
     run = run_file(LANES)
-    resolves = [e for e in run.entries if "resolves" in e.what.en]
+    resolves = [e for e in run.entries if e.event[0] == "resolve"]
     assert [e.actor for e in resolves] == ["p1", "p2"]
+    assert [e.event[:4] for e in resolves] == [("resolve", "p1", "a6", "herald"), ("resolve", "p2", "b3", "watcher")]
     assert resolves[0].node == "check.2.1.1" and resolves[1].node == "check.2.2.1"
     assert resolves[0].seq < resolves[1].seq
+    assert resolves[0].event[4] == (("draw", "p1", ("a1",)),)
+    assert resolves[0].changes == (("move", "a1", "deck", "hand"),)
     trig = next(e for e in run.entries if e.node == "start.1")
-    assert dict(trig.pending) == {"p1": ("Herald: herald",), "p2": ("Watcher: watcher",)}
+    assert trig.event == ("trigger", "turn_start", (("p1", "a6", "herald"), ("p2", "b3", "watcher")))
+    assert dict(trig.pending) == {"p1": (("a6", "herald"),), "p2": (("b3", "watcher"),)}
 
 
 def test_final_zones_follow_the_plays():
@@ -85,8 +89,12 @@ def test_window_stack_and_priority():
     run = run_file(LANES)
     w = [e for e in run.entries if e.node == "battle.free.1"]
     assert [(e.actor, e.priority) for e in w[:3]] == [("p1", "p1"), ("p2", "p2"), ("p1", "p1")]
-    assert w[0].stack == ("Quick Bolt: bolt",)
-    assert "resolved newest first" in w[3].what.en and w[3].stack == ()
+    assert w[0].event == ("window_play", "a5", "bolt", None) and w[0].stack == (("a5", "bolt", False),)
+    assert w[0].changes == (("move", "a5", "hand", "discard"),)  # the cost, paid when it is played
+    assert [e.event[:2] for e in w[1:3]] == [("pass", 1), ("pass", 2)]
+    # the window closes: each item resolves in an entry of its own, then the window says how many
+    assert (w[3].kind, w[3].event, w[3].stack) == ("resolve", ("resolved", "p1", "a5", "bolt", (("draw", "p1", ("a2",)),)), ())
+    assert (w[4].kind, w[4].event) == ("window", ("stack_resolved", 1))
 
 
 def test_same_scenario_same_bytes():
@@ -128,9 +136,14 @@ choices:
     run = run_file(scenario(tmp_path, body))
     w = [e for e in run.entries if e.node == "battle.free.1"]
     assert [e.actor for e in w[:5]] == ["p1", "p2", "p1", "p2", "p1"]
-    assert w[2].stack == ("Bolt: bolt", "Cancel: cancel", "Counter: counter")
-    resolved = w[5].what.en
-    assert resolved.index("Counter: negates Cancel") < resolved.index("Cancel: negated, no effect") < resolved.index("Bolt: Alice draws 1")
+    assert w[2].stack == (("a5", "bolt", False), ("b4", "cancel", False), ("a7", "counter", False))
+    resolved = [e for e in w if e.kind == "resolve"]
+    assert [e.event for e in resolved] == [
+        ("resolved", "p1", "a7", "counter", (("negate", "b4", "cancel"),)),
+        ("resolved", "p2", "b4", "cancel", None),  # negated: no effect
+        ("resolved", "p1", "a5", "bolt", (("draw", "p1", ("a1",)),)),
+    ]
+    assert resolved[0].stack == (("a5", "bolt", False), ("b4", "cancel", True))  # the negation shows on the stack
     assert dict(dict(run.zones)["p1"])["hand"][-1] == "a1"
 
 
@@ -191,10 +204,16 @@ def test_simulate_cli_formats(cli, tmp_path):
     assert code == 0
     rows = [json.loads(ln) for ln in out.splitlines()]
     assert rows[0]["seq"] == 1 and rows[0]["node"] == "turn.begin" and rows[0]["game"] == "mini"
-    assert list(rows[0]) == ["seq", "turn", "game", "scenario", "node", "kind", "phase", "step", "procedure", "label",
-                             "actor", "role", "what", "pending", "stack", "priority", "cite", "decided_by"]
+    assert list(rows[0]) == ["seq", "turn", "game", "scenario", "node", "kind", "phase", "step", "procedure", "actor",
+                             "role", "decided_by", "event", "changes", "pending", "stack", "priority", "cite", "text"]
+    assert rows[0]["event"] == ["begin"] and rows[0]["text"] == "turn: start"
+    draw = next(r for r in rows if r["event"][0] == "resolve")
+    assert draw["event"] == ["resolve", "p1", "a6", "herald", [["draw", "p1", ["a1"]]]]
+    assert draw["changes"] == [["move", "a1", "deck", "hand"]] and draw["pending"] == {"p1": [], "p2": [["b3", "watcher"]]}
+    code, out, _ = cli("simulate", LANES, "--rules", MINI, "--format", "json", "--lang", "ja")
+    assert json.loads(out.splitlines()[0])["text"] == "ターン開始"
     code, out, _ = cli("simulate", LANES, "--rules", MINI, "--format", "markdown", "--lang", "ja")
-    assert code == 0 and "| # | node | kind |" in out and "Aliceが" in out
+    assert code == 0 and "| # | ノード | 種類 |" in out and "Aliceが" in out
     code, out, _ = cli("simulate", LANES, "--rules", MINI)
     assert code == 0 and "\x1b[" not in out and "result: the turn ended" in out
 
@@ -229,7 +248,7 @@ def test_choices_in_order_without_node_ids(tmp_path):
     assert "at:" not in unkeyed.split("choices:")[1]
     p = scenario(tmp_path, unkeyed)
     a, b = run_file(LANES), run_file(p)
-    assert [(e.node, e.actor, e.what.en) for e in a.entries] == [(e.node, e.actor, e.what.en) for e in b.entries]
+    assert [(e.node, e.actor, e.event, e.changes) for e in a.entries] == [(e.node, e.actor, e.event, e.changes) for e in b.entries]
     assert b.unused_choices == ()
 
 
@@ -247,10 +266,11 @@ def test_brief_view_folds_uneventful_procedure_runs():
     run = run_file(LANES)
     short = compact(run.entries)
     assert len(short) < len(run.entries)
-    folded = [e for e in short if e.what.en.endswith("(nothing happens)")]
+    folded = [e for e, fold in short if fold]
     assert [e.node for e in folded] == ["main.1", "main.1"]  # the two check timings of the main phase
     # the check timing where both players' abilities resolve is shown in full
-    assert [e.node for e in short].count("check.2.1.1") == 1 and [e.node for e in short].count("check.2.2.1") == 1
+    shown = [e.node for e, _ in short]
+    assert shown.count("check.2.1.1") == 1 and shown.count("check.2.2.1") == 1
     text = as_text(run, {"p1": "Alice", "p2": "Bob"}, brief=True)
     assert "check timing (nothing happens)" in text and "check.begin" in text
 
@@ -259,9 +279,8 @@ def test_the_engine_implements_exactly_the_vocabulary():
     """Each predicate, action and effect ``core.vocab`` declares has one implementation in the
     engine's registries, and each implementation a declaration."""
     from tcgtiming.core import vocab
-    from tcgtiming.runtime.engine import Interpreter
-    for implemented, declared in ((Interpreter.predicates, vocab.PREDICATES), (Interpreter.actions, vocab.ACTIONS),
-                                  (Interpreter.effects, vocab.EFFECTS)):
+    from tcgtiming.runtime.engine import ACTIONS, EFFECTS, PREDICATES
+    for implemented, declared in ((PREDICATES, vocab.PREDICATES), (ACTIONS, vocab.ACTIONS), (EFFECTS, vocab.EFFECTS)):
         assert sorted(set(declared) - set(implemented)) == []  # declared, not implemented
         assert sorted(set(implemented) - set(declared)) == []  # implemented, not declared
         assert all(callable(fn) for fn in implemented.values())
@@ -282,16 +301,16 @@ def test_a_name_implemented_twice_is_refused():
         Registry.merged(reg, {"draw": act_draw})
 
 
-def test_a_subclass_replaces_an_action_by_name():
-    """The registries are the extension point for names (as ``visit_<kind>`` methods are for node kinds)."""
-    from tcgtiming.core.model import Text
-    from tcgtiming.runtime.engine import Interpreter
+def test_a_program_replaces_an_action_by_name():
+    """The registries are the extension point for names: a program compiled with a table of its own."""
+    from tcgtiming.runtime.engine import ACTIONS, Program
 
-    class NoRules(Interpreter):
-        actions = {**Interpreter.actions, "rule_processing": lambda it, node, a: Text("なし", "skipped")}
+    def skip(cx, node, a):
+        return lambda st: ("skipped",)
 
     res = compile_file(LANES, rules=str(MINI))
-    run = NoRules(res.game, res.scenario).run()
-    done = {e.what.en for e in run.entries if e.node.startswith("check.")}
-    assert "skipped" in done
-    assert Interpreter.actions["rule_processing"] is not NoRules.actions["rule_processing"]
+    prog = Program(res.game, actions={**ACTIONS, "rule_processing": skip})
+    run = simulate(res.game, res.scenario, program=prog)
+    done = {e.event for e in run.entries if e.node.startswith("check.")}
+    assert ("skipped",) in done
+    assert ACTIONS["rule_processing"] is not skip

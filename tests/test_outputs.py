@@ -222,9 +222,6 @@ def _simulate_args(out: Path, lang: str) -> list[str]:
     return ["simulate", *scenarios, "--lang", lang, "--out-dir", str(out)]
 
 
-@pytest.mark.xfail(strict=True, reason="cli/simulate.py (the engine team's) still writes its three files per "
-                   "scenario one by one: it must write them under present.outputs.output_set (the patch is in the "
-                   "hardening report); remove this mark when it does")
 def test_simulate_out_dir_killed_at_any_point_leaves_the_old_set_or_the_new(tmp_path):
     base = tmp_path / "base"
     assert _crash(0, *_simulate_args(base / "traces", "ja")) == 0

@@ -49,7 +49,7 @@ def test_ws_front_attack_counter_order():
     assert counter.actor == "p2" and counter.role == "non_turn_player"
     assert nodes.index("attack.trigger.3") < nodes.index("attack.counter.3") < nodes.index("attack.damage.3")
     battle = next(e for e in es if e.node == "attack.battle.4")
-    assert battle.what.en == "power 3000 vs 4500: Vanguard [a-att] reversed"
+    assert battle.event == ("battle_power", 3000, 4500, ("a-att",))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")

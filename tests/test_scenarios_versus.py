@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tcgtiming.frontend.pipeline import compile_file
-from tcgtiming.runtime.engine import Interpreter, SimulationError, simulate
+from tcgtiming.runtime.engine import PREDICATES, Program, SimulationError, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "rules" / "versus" / "scenarios"
@@ -42,51 +42,49 @@ def at(r, node, turn=None):
 
 def one(r, node, turn=None):
     found = at(r, node, turn)
-    assert len(found) == 1, (node, turn, [e.what.en for e in found])
+    assert len(found) == 1, (node, turn, [e.event for e in found])
     return found[0]
 
 
 # --- ① ② ③ in the standby phase: resolved newest first ----------------------------------------
-LEADER, WARD, DISPEL = "Leader: 2 damage to a character", "Warden: negate one ability", "Dispel: negate one ability"
+LEADER, WARD, DISPEL = ("a-leader", "bolt", False), ("b-char", "ward", False), ("a-magic", "dispel", False)
 
 
 def test_standby_exchange_alternates_from_the_attack_side_and_stacks_each_use():
     r = run("standby-newest-first.yaml")
     w = at(r, "standby.actions")
-    plays = [e for e in w if e.what.en.startswith("plays")]
+    plays = [e for e in w if e.event[0] == "window_play"]
     assert [(e.actor, e.role) for e in plays] == [("p1", "attack_side"), ("p2", "block_side"), ("p1", "attack_side")]
     assert [e.priority for e in plays] == ["p1", "p2", "p1"]  # the player acting holds priority
     # nothing resolves when used: each use only goes onto the stack, on top of the one it answers
     assert plays[0].stack == (LEADER,)
     assert plays[1].stack == (LEADER, WARD)
     assert plays[2].stack == (LEADER, WARD, DISPEL)
-    assert plays[0].what.en == "plays Leader: 2 damage to a character (onto the stack)"
-    assert plays[1].what.en == "plays Warden: negate one ability (onto the stack)"
-    assert plays[2].what.en == "plays Dispel: negate one ability (onto the stack)"
+    assert [e.event for e in plays] == [("window_play",) + x[:2] + (None,) for x in (LEADER, WARD, DISPEL)]  # onto the stack
+    assert plays[2].changes == (("move", "a-magic", "hand", "discard"),)  # the magic item, used
 
 
 def test_standby_one_pass_does_not_end_the_exchange_two_in_a_row_resolve_newest_first():
     r = run("standby-newest-first.yaml")
     w = at(r, "standby.actions")
     # ④ the block side passes: one pass, the stack still waits
-    assert (w[3].actor, w[3].role, w[3].what.en) == ("p2", "block_side", "passes (1 in a row)")
+    assert (w[3].actor, w[3].role, w[3].event) == ("p2", "block_side", ("pass", 1))
     assert w[3].stack == (LEADER, WARD, DISPEL)
     # ⑤ the attack side passes: two in a row
-    assert (w[4].actor, w[4].role, w[4].what.en) == ("p1", "attack_side", "passes (2 in a row)")
+    assert (w[4].actor, w[4].role, w[4].event) == ("p1", "attack_side", ("pass", 2))
     assert w[4].stack == (LEADER, WARD, DISPEL)
     # then the stack resolves, by the rules (no actor, no priority), from the last use back to the first
-    res = w[5]
-    assert res.actor is None and res.priority is None and res.stack == ()
-    assert res.what.en.startswith("resolved newest first: ")
-    done = res.what.en.removeprefix("resolved newest first: ").split(" / ")
-    assert done == [
-        "Dispel: negates Warden: negate one ability",         # ③ negates ②
-        "Warden: negated, no effect",                         # ② no longer negates ①
-        "Leader: 2 damage to Warden: destroyed (discard)",    # ① deals its 2 damage: DP1 -> discarded
+    done = w[5:8]
+    assert all(e.kind == "resolve" and e.actor is None and e.priority is None for e in done)
+    assert [e.event for e in done] == [
+        ("resolved", "p1", "a-magic", "dispel", (("negate", "b-char", "ward"),)),  # ③ negates ②
+        ("resolved", "p2", "b-char", "ward", None),                               # ② no longer negates ①
+        ("resolved", "p1", "a-leader", "bolt", (("damage_card", "b-char", 2, "discard"),)),  # ① 2 damage: DP1 -> discarded
     ]
+    assert done[2].changes == (("damage", "b-char", 2, 2), ("move", "b-char", "field", "discard"))
+    assert (w[8].event, w[8].stack) == (("stack_resolved", 3), ())
     # after resolving, the exchange reopens with the attack side, and ends on two passes with nothing waiting
-    assert [(e.actor, e.what.en) for e in w[6:]] == [
-        ("p1", "passes (1 in a row)"), ("p2", "passes (2 in a row)"), (None, "closes: passes in a row")]
+    assert [(e.actor, e.event) for e in w[9:]] == [("p1", ("pass", 1)), ("p2", ("pass", 2)), (None, ("window_closes",))]
     nodes = [e.node for e in r.entries]
     assert nodes.index("standby.end") == r.entries.index(w[-1]) + 1
 
@@ -102,7 +100,7 @@ def test_standby_example_final_zones():
 # --- battle by AP/DP: the page's two examples -------------------------------------------------
 def battle_order(r):
     nodes = [e.node for e in r.entries]
-    closes = next(e for e in at(r, "battle.actions") if e.what.en == "closes: passes in a row")
+    closes = next(e for e in at(r, "battle.actions") if e.event == ("window_closes",))
     return nodes, r.entries.index(closes)
 
 
@@ -113,21 +111,22 @@ def test_battle_declarations_then_exchange_then_comparison(name):
     att = one(r, "battle.attack.declare.1")
     blk = one(r, "battle.attack.declare.block.block.1")
     assert (att.actor, att.role) == ("p1", "attack_side")
-    assert (blk.actor, blk.role) == ("p2", "block_side") and blk.what.en == "defends with Sentry [b-blk]"
+    assert (blk.actor, blk.role) == ("p2", "block_side") and blk.event == ("block", "b-blk")
     assert att.seq < blk.seq < closed + 1 < nodes.index("fight.result")  # AP/DP only after the exchange closed
     assert "battle.outcome.unblocked.1" not in nodes  # blocked: no damage to the block side's leader
-    assert one(r, "battle.outcome").what.en == "blocked: the two characters battle"
+    assert one(r, "battle.outcome").event == ("case", "blocked")
 
 
 def test_battle_example_1_only_the_blocker_is_discarded():
     r = run("battle-blocker-discarded.yaml")
     # the attacker entered sleeping; reload ③ made it active, so it can attack this turn
     wake = one(r, "reload.wake")
-    assert wake.what.en == "Raider [a-att] → active" and wake.seq < one(r, "battle.attack.declare.1").seq
-    assert one(r, "battle.attack.declare.1").what.en.startswith("attacks with Raider [a-att]")
-    assert one(r, "fight.result").what.en == "only the attacker's AP reaches the other's DP"  # AP2 ≥ DP1, AP1 < DP2
+    assert wake.event == ("set_state", ("a-att",), "active") and wake.changes == (("state", "a-att", "sleep", "active"),)
+    assert wake.seq < one(r, "battle.attack.declare.1").seq
+    assert one(r, "battle.attack.declare.1").event == ("attack", "a-att", None, False)
+    assert one(r, "fight.result").event == ("case", "blocker")  # only the attacker's AP reaches: AP2 ≥ DP1, AP1 < DP2
     gone = one(r, "fight.result.blocker.1")
-    assert (gone.actor, gone.role, gone.what.en) == ("p2", "block_side", "Sentry [b-blk]: field → discard")
+    assert (gone.actor, gone.role, gone.event) == ("p2", "block_side", ("move", ("b-blk",), "field", "discard"))
     nodes = [e.node for e in r.entries]
     assert "fight.result.both.1" not in nodes and "fight.result.attacker.1" not in nodes
     z = zones(r)
@@ -137,10 +136,10 @@ def test_battle_example_1_only_the_blocker_is_discarded():
 
 def test_battle_example_2_equal_ap_and_dp_discards_both():
     r = run("battle-both-discarded.yaml")
-    assert one(r, "fight.result").what.en == "each AP reaches the other's DP"  # AP2 ≥ DP1 and AP1 = DP1
+    assert one(r, "fight.result").event == ("case", "both")  # each AP reaches the other's DP: AP2 ≥ DP1 and AP1 = DP1
     first, second = one(r, "fight.result.both.1"), one(r, "fight.result.both.2")
-    assert (first.actor, first.what.en) == ("p2", "Sentry [b-blk]: field → discard")
-    assert (second.actor, second.what.en) == ("p1", "Berserker [a-att]: field → discard")
+    assert (first.actor, first.event) == ("p2", ("move", ("b-blk",), "field", "discard"))
+    assert (second.actor, second.event) == ("p1", ("move", ("a-att",), "field", "discard"))
     assert second.seq == first.seq + 1  # one outcome: nothing happens in between
     z = zones(r)
     assert "field" not in z["p1"] and z["p1"]["discard"] == ("a-att",)
@@ -151,12 +150,12 @@ def test_battle_example_2_equal_ap_and_dp_discards_both():
 def test_reload_first_turn_no_draw_only_for_the_starting_player():
     r = run("reload-first-turn-no-draw.yaml")
     t1 = one(r, "reload.draw", turn=1)
-    assert t1.what.en == "the starting player's first turn: no draw"
+    assert t1.event == ("case", "first_turn")
     assert at(r, "reload.draw.else.1", turn=1) == [] and at(r, "reload.draw.else.replenish", turn=1) == []
     t2 = one(r, "reload.draw", turn=2)
-    assert t2.what.en == "no case holds: otherwise"
+    assert t2.event == ("otherwise",)
     drew = one(r, "reload.draw.else.1", turn=2)
-    assert (drew.actor, drew.role, drew.what.en) == ("p2", "attack_side", "Bob draws 1: Filler [b-d1]")
+    assert (drew.actor, drew.role, drew.event) == ("p2", "attack_side", ("draw", "p2", ("b-d1",)))
     z = zones(r)
     assert z["p1"] == {"deck": ("a-d1",)} and z["p2"] == {"hand": ("b-d1",)}
 
@@ -179,45 +178,52 @@ def test_reload_steps_run_one_to_five_in_order():
     assert [e.seq for e in seq] == sorted(e.seq for e in seq)
     assert all((e.actor, e.role) == ("p1", "attack_side") for e in seq)
     draw, extra, up, wake, place, move = seq
-    assert draw.what.en == "Alice draws 1: Filler [a-d1]"
-    assert one(r, "reload.draw.else.replenish").what.en == "there is one"
-    assert extra.what.en == "Alice draws 1: Filler [a-d2]"  # one more for the one 補充 character
-    assert up.what.en == "Mana [a-m1] → face_up"             # ② before ④: the card put down at ④ is not in it
-    assert wake.what.en == "Quartermaster [a-c1] → active"   # ③ before ⑤: the sleeping one can be moved
-    assert place.what.en == "does it: Mana [a-m2] placed: hand → magic"
-    assert move.what.en == "Quartermaster [a-c1]: field → magic"
+    assert draw.event == ("draw", "p1", ("a-d1",))
+    assert one(r, "reload.draw.else.replenish").event == ("case", "extra")
+    assert extra.event == ("draw", "p1", ("a-d2",))  # one more for the one 補充 character
+    assert up.event == ("set_state", ("a-m1",), "face_up")  # ② before ④: the card put down at ④ is not in it
+    assert wake.event == ("set_state", ("a-c1",), "active")  # ③ before ⑤: the sleeping one can be moved
+    assert place.event == ("does", ("place", "a-m2", "hand", "magic"))
+    assert move.event == ("move", ("a-c1",), "field", "magic")
     z = zones(r)
     assert z["p1"] == {"hand": ("a-d1", "a-d2"), "magic": ("a-m1", "a-m2", "a-c1")}
 
 
 # --- end phase: hand limit and the swap --------------------------------------------------------
-class HandAtEndPhase(Interpreter):
-    """Records both hands each time the end phase's hand-limit loop is tested."""
+def hands_at_end_phase(game):
+    """A program whose end-phase hand-limit condition also records both hands each time it is tested
+    (the predicates are compiled by name, so a table of one's own can wrap one of them)."""
+    seen = []
 
-    def visit_loop(self, node):
-        if node.id == "end.hand":
-            self.seen = getattr(self, "seen", []) + [
-                (self.turn_index + 1, self.turn_player, {p: len(self.zones[p]["hand"]) for p in self.players})]
-        return super().visit_loop(node)
+    def count(cx, a):
+        test = PREDICATES["count"](cx, a)
+        if cx.node is None or cx.node.id != "end.hand":
+            return test
+
+        def spy(st):
+            seen.append((st.turn_index + 1, st.seat[0], {p: len(st.zones[p]["hand"]) for p in st.players}))
+            return test(st)
+        return spy
+    return Program(game, predicates={**PREDICATES, "count": count}), seen
 
 
 def test_end_phase_counts_only_the_attack_sides_hand_and_roles_swap():
     res = compiled("end-hand-limit-and-swap.yaml")
-    it = HandAtEndPhase(res.game, res.scenario, strict=True)
-    r = it.run()
+    prog, seen = hands_at_end_phase(res.game)
+    r = simulate(res.game, res.scenario, strict=True, program=prog)
     # turn 1: Alice at exactly 7 (not over), Bob at 8 but he is the block side: no one discards
     # turn 2: Bob, now the attack side, drew to 9 but played two cards and is back at 7
-    assert it.seen == [(1, "p1", {"p1": 7, "p2": 8}), (2, "p2", {"p1": 7, "p2": 7})]
+    assert seen == [(1, "p1", {"p1": 7, "p2": 8}), (2, "p2", {"p1": 7, "p2": 7})]
     assert at(r, "end.hand.1") == []
-    assert [e.what.en for e in at(r, "end.hand")] == ["condition no longer holds: done"] * 2
+    assert [e.event for e in at(r, "end.hand")] == [("loop", False)] * 2
     for turn, who in ((1, "p1"), (2, "p2")):
         e = one(r, "end.end_turn", turn)
         assert (e.actor, e.role) == (who, "attack_side")
         nodes = [x.node for x in r.entries if x.turn == turn]
         assert nodes.index("battle.end") < nodes.index("end.end_turn") < nodes.index("end.hand") < nodes.index("turn.end")
-    assert one(r, "reload.draw.else.1", turn=2).what.en == "Bob draws 1: Filler [b-d1]"
-    assert one(r, "reload.place_magic", turn=2).what.en == "does it: Mana [b-m1] placed: hand → magic"
-    assert one(r, "place_character.put.else.1", turn=2).what.en == "Squire [b-c1] placed: hand → field"
+    assert one(r, "reload.draw.else.1", turn=2).event == ("draw", "p2", ("b-d1",))
+    assert one(r, "reload.place_magic", turn=2).event == ("does", ("place", "b-m1", "hand", "magic"))
+    assert one(r, "place_character.put.else.1", turn=2).event == ("place", "b-c1", "hand", "field")
     z = zones(r)
     assert z["p1"] == {"hand": ("a-h1", "a-h2", "a-h3", "a-h4", "a-h5", "a-h6", "a-d1")}
     assert z["p2"] == {"hand": ("b-h1", "b-h2", "b-h3", "b-h4", "b-h5", "b-h6", "b-d1"),
@@ -228,8 +234,8 @@ def test_end_phase_discard_down_to_seven():
     res = compiled("end-hand-limit-discard.yaml")
     r = simulate(res.game, res.scenario, strict=True)
     d1, d2 = one(r, "end.hand.1", 1), one(r, "end.hand.1", 2)
-    assert (d1.actor, d1.role, d1.what.en) == ("p1", "attack_side", "discards 1: Filler [a-h1]")
-    assert (d2.actor, d2.role, d2.what.en) == ("p2", "attack_side", "discards 2: Filler [b-h1], Filler [b-h2]")
+    assert (d1.actor, d1.role, d1.event) == ("p1", "attack_side", ("discard", 1, ("a-h1",)))
+    assert (d2.actor, d2.role, d2.event) == ("p2", "attack_side", ("discard", 2, ("b-h1", "b-h2")))
     z = zones(r)
     assert z["p1"]["discard"] == ("a-h1",) and len(z["p1"]["hand"]) == 7
     assert z["p2"]["discard"] == ("b-h1", "b-h2") and len(z["p2"]["hand"]) == 7
@@ -246,7 +252,8 @@ def test_placing_pays_e_in_usable_magic_and_refuses_what_cannot_be_paid(tmp_path
     path = HERE / "end-hand-limit-and-swap.yaml"
     r = simulate(*_loaded(path))
     pay = one(r, "place_character.pay", turn=2)
-    assert (pay.actor, pay.what.en) == ("p2", "pays 1 for Squire: Mana [b-m0] → face_down")
+    assert (pay.actor, pay.event) == ("p2", ("pay", 1, "b-c1", ("b-m0",), "face_down"))
+    assert pay.changes == (("state", "b-m0", "face_up", "face_down"),)
     # the same placement with E 2 and one usable magic card cannot be paid
     text = path.read_text(encoding="utf-8").replace("stats: {e: 1, ap: 1, dp: 1}", "stats: {e: 2, ap: 1, dp: 1}")
     dear = tmp_path / "dear.yaml"

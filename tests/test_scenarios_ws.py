@@ -85,11 +85,9 @@ def resolutions(es, end_node):
 def test_both_pending_all_trigger_at_the_start_of_the_turn():
     es = run("both-players-pending").entries
     trig = at(es, "stand.1")[0]
-    assert dict(trig.pending) == {
-        "p1": ("Herald: at the start of the turn, draw 1",),
-        "p2": ("Sniper: at the start of the turn, the opponent's leftmost character goes to the waiting room",
-               "Watcher: at the start of the turn, draw 1"),
-    }
+    assert dict(trig.pending) == {"p1": (("a-herald", "herald"),), "p2": (("b-sniper", "sniper"), ("b-watcher", "watcher"))}
+    assert trig.event == ("trigger", "turn_start", (("p1", "a-herald", "herald"), ("p2", "b-sniper", "sniper"),
+                                                    ("p2", "b-watcher", "watcher")))
 
 
 def test_both_pending_turn_player_first_and_again_after_every_resolution():
@@ -97,15 +95,15 @@ def test_both_pending_turn_player_first_and_again_after_every_resolution():
     res = resolutions(es, "stand.3")
     assert [(e.actor, e.role) for e in res] == [("p1", "turn_player"), ("p2", "non_turn_player"),
                                                 ("p1", "turn_player"), ("p2", "non_turn_player")]
-    assert [e.what.en.split(":")[0] for e in res] == [
-        "Alice resolves Herald", "Bob resolves Sniper", "Alice resolves Martyr", "Bob resolves Watcher"]
+    assert [e.event[:3] for e in res] == [
+        ("resolve", "p1", "a-herald"), ("resolve", "p2", "b-sniper"), ("resolve", "p1", "a-martyr"), ("resolve", "p2", "b-watcher")]
     # Sniper sent Martyr to the waiting room; Martyr's ability is pending next to Bob's Watcher ...
     sniper = res[1]
-    assert sniper.what.en.endswith("Martyr [a-martyr]: stage → waiting_room")
-    assert dict(sniper.pending) == {"p1": ("Martyr: when this leaves the stage, draw 1",),
-                                    "p2": ("Watcher: at the start of the turn, draw 1",)}
+    assert sniper.event[4] == (("move", ("a-martyr",), "stage", "waiting_room"),)
+    assert sniper.changes == (("move", "a-martyr", "stage", "waiting_room"), ("state", "a-martyr", "rest", None))
+    assert dict(sniper.pending) == {"p1": (("a-martyr", "martyr"),), "p2": (("b-watcher", "watcher"),)}
     # ... and it is the turn player's, so it resolves before Bob's second ability
-    assert res[2].what.en == "Alice resolves Martyr: when this leaves the stage, draw 1: Alice draws 1: Filler [a-d2]"
+    assert res[2].event == ("resolve", "p1", "a-martyr", "martyr", (("draw", "p1", ("a-d2",)),))
     # one ability at a time: rule processing (1.) runs again between any two resolutions
     for a, b in zip(res, res[1:]):
         between = [e.node for e in es[a.seq:b.seq - 1]]
@@ -113,7 +111,7 @@ def test_both_pending_turn_player_first_and_again_after_every_resolution():
                                "check_timing.1"], between
     # all of it happens in the check timing at stand.2, before the characters are stood up
     assert res[-1].seq < index(es, "stand.3")
-    assert at(es, "stand.3")[0].what.en == "Herald [a-herald] → stand"
+    assert at(es, "stand.3")[0].event == ("set_state", ("a-herald",), "stand")
 
 
 def test_both_pending_the_interleaving_comes_from_the_new_trigger_not_from_alternation():
@@ -123,8 +121,8 @@ def test_both_pending_the_interleaving_comes_from_the_new_trigger_not_from_alter
         {"at": c.at, "take": c.take} for c in sc.choices if c.at != "check_timing.3.pending.1"]
     r = simulate(game, dataclasses.replace(sc, choices=with_choices(sc, choices)), strict=True)
     res = resolutions(r.entries, "stand.3")
-    assert [e.what.en.split(":")[0] for e in res] == [
-        "Alice resolves Herald", "Bob resolves Watcher", "Bob resolves Sniper", "Alice resolves Martyr"]
+    assert [e.event[:3] for e in res] == [
+        ("resolve", "p1", "a-herald"), ("resolve", "p2", "b-watcher"), ("resolve", "p2", "b-sniper"), ("resolve", "p1", "a-martyr")]
 
 
 def test_both_pending_final_zones():
@@ -137,13 +135,13 @@ def test_both_pending_final_zones():
 # --- a damage cancelled by a climax -------------------------------------------------------------
 def test_damage_cancel_the_climax_cancels_the_whole_damage():
     es = run("damage-cancel").entries
-    assert at(es, "attack.declaration.3.attack.1.direct.1")[0].what.en == "Striker: soul +1 (now 3)"
+    soul = at(es, "attack.declaration.3.attack.1.direct.1")[0]
+    assert soul.event == ("modify", "a-att", "soul", 1, 3) and soul.changes == (("stat", "a-att", "soul", 2, 3),)
     reveals = at(es, "damage.1.1")
-    assert [e.what.en for e in reveals] == ["revealed: Filler [b-d1] (character)",
-                                            "revealed: Lucky Climax [b-cx] (climax)"]  # 3 points, 2 cards
+    assert [e.event for e in reveals] == [("reveal", ("b-d1",)), ("reveal", ("b-cx",))]  # 3 points, 2 cards
     assert all(e.actor == "p2" and e.role == "non_turn_player" for e in reveals)
     cancel = at(es, "damage.1.2.cancel.1")[0]
-    assert cancel.what.en == "Filler [b-d1], Lucky Climax [b-cx]: resolution → waiting_room"
+    assert cancel.event == ("move", ("b-d1", "b-cx"), "resolution", "waiting_room")
     i = index(es, "damage.1.2.cancel.2")
     assert es[i + 1].node == "damage.end"  # the third point is never dealt
     assert not at(es, "damage.2")  # nothing goes to the clock
@@ -162,14 +160,16 @@ def test_damage_cancel_without_a_climax_in_reach_all_three_go_to_the_clock():
                                       for zn, ids in zs)) for pid, name, zs in sc.players)
     r = simulate(game, dataclasses.replace(sc, players=players), strict=True)
     assert not at(r.entries, "damage.1.2.cancel.1")
-    assert at(r.entries, "damage.2")[0].what.en == "Filler [b-d1], Filler [b-d3], Filler [b-d4]: resolution → clock"
+    assert at(r.entries, "damage.2")[0].event == ("move", ("b-d1", "b-d3", "b-d4"), "resolution", "clock")
     assert zones(r)["p2"]["clock"] == ("b-d1", "b-d3", "b-d4")
 
 
 # --- the encore step ---------------------------------------------------------------------------
 def test_encore_the_tie_reverses_both():
     es = run("encore").entries
-    assert at(es, "attack.battle.4")[0].what.en == "power 3000 vs 3000: Phoenix [a-att], Wall [b-def] reversed"
+    battle = at(es, "attack.battle.4")[0]
+    assert battle.event == ("battle_power", 3000, 3000, ("a-att", "b-def"))
+    assert battle.changes == (("state", "a-att", "rest", "reverse"), ("state", "b-def", "stand", "reverse"))
 
 
 def test_encore_turn_player_first_each_followed_by_its_check_timing():
@@ -181,17 +181,18 @@ def test_encore_turn_player_first_each_followed_by_its_check_timing():
     bob_out = index(es, "attack.encore.4.reversed.1")
     assert alice_out < check < resolve < back < bob_out
     a, b = es[alice_out], es[bob_out]
-    assert (a.actor, a.role, a.what.en) == ("p1", "turn_player", "Phoenix [a-att]: stage → waiting_room")
-    assert dict(a.pending)["p1"] == ("Phoenix: encore (3 stock)",)  # triggered by leaving the stage
-    assert (b.actor, b.role, b.what.en) == ("p2", "non_turn_player", "Wall [b-def]: stage → waiting_room")
+    assert (a.actor, a.role, a.event) == ("p1", "turn_player", ("move", ("a-att",), "stage", "waiting_room"))
+    assert dict(a.pending)["p1"] == (("a-att", "encore"),)  # triggered by leaving the stage
+    assert (b.actor, b.role, b.event) == ("p2", "non_turn_player", ("move", ("b-def",), "stage", "waiting_room"))
     r = es[resolve]
     assert (r.actor, r.role) == ("p1", "turn_player")
-    assert r.what.en == ("Alice resolves Phoenix: encore (3 stock): Stock [a-s1], Stock [a-s2], Plain Card [a-trig]: "
-                         "stock → waiting_room; Phoenix [a-att]: waiting_room → stage; Phoenix → rest")
+    assert r.event == ("resolve", "p1", "a-att", "encore", (
+        ("move", ("a-s1", "a-s2", "a-trig"), "stock", "waiting_room"),  # the cost
+        ("move", ("a-att",), "waiting_room", "stage"), ("set_state", ("a-att",), "rest")))
     # after the encore Alice has no reversed character: 3. goes on, only then Bob's 4.
     assert es[back + 1].node == "attack.encore.3" and es[back + 2].node == "attack.encore.3.else.1"
     bob_encore = [e for e in es[bob_out:] if e.node.endswith("pending.1")]  # Bob's Wall: 2 stock, no encore
-    assert [(e.actor, e.what.en) for e in bob_encore] == [("p2", "Bob cannot pay for Wall: encore (3 stock): no effect")]
+    assert [(e.actor, e.event) for e in bob_encore] == [("p2", ("cannot_pay", "p2", "b-def", "encore"))]
 
 
 def test_encore_final_zones():
@@ -211,12 +212,12 @@ def test_end_phase_again_the_climax_draws_after_the_hand_was_trimmed():
     again = index(es, "end.6.again.1", draw)
     second_trim = index(es, "end.3", again)
     assert first_trim < cx < draw < again < second_trim
-    assert es[first_trim].what.en == "hand of 7: within the limit of 7"
-    assert es[cx].what.en == "Farewell Gift [a-cx]: climax → waiting_room"
-    assert dict(es[cx].pending)["p1"] == ("Farewell Gift: when put into the waiting room, draw 2",)
-    assert es[draw].what.en.endswith("Alice draws 2: Filler [a-d2], Filler [a-d3]")
-    assert at(es, "end.6")[0].what.en == "either holds - the end phase runs again"
-    assert es[second_trim].what.en == "discards 2: Card [a-h1], Card [a-h2]"
+    assert es[first_trim].event == ("within_limit", 7, 7)
+    assert es[cx].event == ("move", ("a-cx",), "climax", "waiting_room")
+    assert dict(es[cx].pending)["p1"] == (("a-cx", "gift"),)
+    assert es[draw].event[4][-1] == ("draw", "p1", ("a-d2", "a-d3"))
+    assert at(es, "end.6")[0].event == ("case", "again")
+    assert es[second_trim].event == ("discard", 2, ("a-h1", "a-h2"))
     assert (es[second_trim].actor, es[second_trim].role) == ("p1", "turn_player")
 
 
@@ -224,8 +225,7 @@ def test_end_phase_again_the_whole_phase_runs_twice_then_the_turn_ends():
     es = run("end-phase-again").entries
     assert len(at(es, "end.begin")) == 2
     assert len(at(es, "end.1")) == 2  # the end-of-turn trigger point comes again
-    assert [e.what.en for e in at(es, "end.6")] == ["either holds - the end phase runs again",
-                                                    "no case holds: otherwise"]
+    assert [e.event for e in at(es, "end.6")] == [("case", "again"), ("otherwise",)]
     assert es[-1].node == "turn.end"
 
 
@@ -240,11 +240,9 @@ def test_end_phase_again_final_zones():
 def test_first_turn_only_one_attack():
     es = run("first-turn-one-attack").entries
     decl = at(es, "attack.declaration.3")
-    assert [e.what.en for e in decl] == ["chooses 'pick one character able to attack as the attacker'",
-                                         "chooses 'stop attacking'"]
+    assert [e.event for e in decl] == [("choose", "attack", None), ("choose", "stop", None)]
     assert len(at(es, "attack.declaration.3.attack.1")) == 1
-    assert at(es, "attack.declaration.3.attack.1")[0].what.en == (
-        "attacks with Scout [a-left] (no character in front); chooses 'direct attack'")
+    assert at(es, "attack.declaration.3.attack.1")[0].event == ("choose", "direct", ("attack", "a-left", None, True))
     assert zones(run("first-turn-one-attack"))["p2"]["clock"] == ("b-d1", "b-d2")
 
 
@@ -271,8 +269,7 @@ def test_not_the_first_turn_the_second_character_attacks_too():
     game, sc = load("first-turn-one-attack")
     r = simulate(game, dataclasses.replace(sc, first_turn=False, choices=two_attacks(sc)), strict=True)
     attacks = at(r.entries, "attack.declaration.3.attack.1")
-    assert [e.what.en.split(";")[0] for e in attacks] == ["attacks with Scout [a-left] (no character in front)",
-                                                         "attacks with Second Scout [a-centre] (no character in front)"]
+    assert [e.event[2] for e in attacks] == [("attack", "a-left", None, True), ("attack", "a-centre", None, True)]
     assert zones(r)["p2"]["clock"] == ("b-d1", "b-d2", "b-d3", "b-d4")
     assert r.result == "ongoing"
 
@@ -289,16 +286,16 @@ def run_pending(name):
 def test_end_phase_again_one_choice_per_decision():
     sc, r = run_pending("end-phase-again")
     assert verify(r, sc) == [] and r.unused_choices == ()
-    assert [e.what.en for e in at(r.entries, "end.3")] == ["hand of 7: within the limit of 7",
-                                                          "discards 2: Card [a-h1], Card [a-h2]"]
+    assert [e.event for e in at(r.entries, "end.3")] == [("within_limit", 7, 7), ("discard", 2, ("a-h1", "a-h2"))]
 
 
 def test_a_single_loss_at_rule_processing_is_not_a_draw():
     sc, r = run_pending("loss-at-check-timing")
     assert (r.result, r.losers) == ("lose", ("p1",))
     assert verify(r, sc) == []
-    rp = at(r.entries, "check_timing.1")[-1]
-    assert rp.what.en == "rule processing: loss with both deck and waiting room empty (p1)"
+    rule, rp = at(r.entries, "check_timing.1")[-2:]  # the rule applied is an entry of its own
+    assert (rule.kind, rule.event, rule.changes) == ("rule", ("rule", "loss_no_cards", "p1", (("label",),)), (("lose", "p1"),))
+    assert rp.event == ("rule_processing", 1)
     assert r.entries[-1].node == "check_timing.loss.turn_player.1"
 
 

@@ -278,7 +278,7 @@ def _trace_rows(html_text: str, full: bool) -> list[list[str]]:
 
 
 def test_scenario_pages_contain_their_traces_and_the_board(built):
-    from tcgtiming.runtime.trace import compact
+    from tcgtiming.runtime.trace import Formatter, compact
 
     _, out, inputs = built
     for g in inputs.games:
@@ -287,9 +287,11 @@ def test_scenario_pages_contain_their_traces_and_the_board(built):
                 f = site_page(out, f"{g.id}/scenarios/{sr.stem}.md", lang)
                 text = f.read_text(encoding="utf-8")
                 assert " ".join(sr.scenario.demonstrates.get(lang).split())[:40] in " ".join(unescape(text).split())
+                fmt = Formatter(g, sr.scenario, lang)
                 brief = _trace_rows(text, False)  # the brief trace by default
-                assert [r[1] for r in brief] == [e.node for e in compact(sr.run.entries)], (sr.stem, lang)
-                assert [r[3] for r in brief] == [" ".join(e.what.get(lang).split()) for e in compact(sr.run.entries)]
+                folded = compact(sr.run.entries)
+                assert [r[1] for r in brief] == [e.node for e, _ in folded], (sr.stem, lang)
+                assert [r[3] for r in brief] == [" ".join(fmt.what(e, f).split()) for e, f in folded]
                 full = _trace_rows(text, True)
                 assert [r[1] for r in full] == [e.node for e in sr.run.entries], (sr.stem, lang)
                 assert 'class="tcg-board"' in text  # the board at the end

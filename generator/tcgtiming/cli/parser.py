@@ -64,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
                    metavar="svg|png|dot|mermaid|table", help="output format (repeatable; default svg)")
     r.add_argument("--out", metavar="DIR", help="output folder (default build/charts; for 'table' only: "
                    "print to standard output unless --out is given)")
-    r.add_argument("--trace", metavar="TRACE.jsonl", help="highlight the path of an interpreter trace "
+    r.add_argument("--trace", metavar="TRACE.jsonl", help="highlight the path of a simulation trace "
                    "(JSON Lines: seq, node, game)")
     r.add_argument("--no-cache", action="store_true", help="do not read or write the render cache")
     r.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
@@ -91,7 +91,7 @@ def parser() -> argparse.ArgumentParser:
                    help="a folder of templates replacing the packaged ones by name (base.html, landing.html, 404.html)")
     s.set_defaults(command_module="site")
 
-    # --- simulate command (interpreter) ---
+    # --- simulate command (the engine) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
                         "the trace: every node visited, who acts, pending abilities, the stack, who holds priority, "
@@ -103,7 +103,7 @@ def parser() -> argparse.ArgumentParser:
                     "above the scenario's folder, or rules/<game>/game.yaml")
     sm.add_argument("--format", choices=("text", "json", "markdown"), default="text",
                     help="text (colour-coded when on a terminal), json (JSON Lines), markdown")
-    sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown)")
+    sm.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the narration (text, markdown, and the 'text' of each JSON line)")
     sm.add_argument("--strict", action="store_true", help="an unscripted decision is an error instead of a policy's pick")
     sm.add_argument("--policy", choices=("pass", "first", "random"), help="override the scenario's policy for unscripted decisions")
     sm.add_argument("--brief", action="store_true",

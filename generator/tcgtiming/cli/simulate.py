@@ -1,15 +1,56 @@
-"""tcgtiming simulate: run the turns a scenario describes and print the narrated trace."""
+"""tcgtiming simulate: run the turns a scenario describes and print the narrated trace (JSON Lines
+and plain text are written entry by entry as the run goes)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 from ..core.diagnostics import Diagnostic
+from ..core.text import editor_lines
 from ..frontend.pipeline import compile_file
+from ..present.outputs import output_set
 from ..present.report import Style, format_text, use_color
-from ..runtime.engine import SimulationError, simulate, verify
-from ..runtime.trace import as_jsonl, as_markdown, as_text
+from ..runtime.engine import SimulationError, program_for, simulate, verify
+from ..runtime.trace import Stream, as_jsonl, as_markdown, as_text
 from .common import print_diags, write_atomic
+
+
+@contextlib.contextmanager
+def _written(path: str | None):
+    """A write function for standard output, or for a file that replaces ``path`` only when the run
+    succeeds (a temporary file beside it until then)."""
+    if path is None:
+        yield sys.stdout.write
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh.write
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _report(exc: SimulationError, sc) -> None:
+    loc = exc.loc
+    d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
+                   loc.col if loc else 0, help=exc.help)
+    line = None
+    if loc is not None:
+        try:
+            with open(loc.file, encoding="utf-8") as fh:
+                lines = editor_lines(fh.read())
+            line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
+        except OSError:
+            pass
+    sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
 
 
 def run(args) -> int:
@@ -23,6 +64,12 @@ def run(args) -> int:
     if len(args.scenarios) > 1 and not args.out_dir:
         sys.stderr.write("tcgtiming simulate: several scenarios need --out-dir\n")
         return 2
+    with contextlib.ExitStack() as stack:  # --out-dir: every file of the run swapped into place as one unit
+        stage = stack.enter_context(output_set(Path(args.out_dir), "simulate")) if args.out_dir else None
+        return _run_all(args, stage)
+
+
+def _run_all(args, stage: Path | None) -> int:
     status = 0
     for path in args.scenarios:
         res = compile_file(path, rules=args.rules)
@@ -31,24 +78,22 @@ def run(args) -> int:
             status = 1
             continue
         sc = res.scenario
+        streamed = not args.out_dir and args.format in ("json", "text") and not args.brief
         try:
-            run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
+            if streamed:
+                with _written(args.out) as write:
+                    colour = args.format == "text" and not args.out and use_color(sys.stdout)
+                    stream = Stream(program_for(res.game), sc, write, args.format, args.lang, colour)
+                    run = simulate(res.game, sc, strict=args.strict, policy=args.policy, sink=stream)
+                    stream.finish(run)
+                count = stream.seq
+            else:
+                run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
+                count = len(run.entries)
         except SimulationError as exc:
-            loc = exc.loc
-            d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
-                           loc.col if loc else 0, help=exc.help)
-            line = None
-            if loc is not None:
-                try:
-                    with open(loc.file, encoding="utf-8") as fh:
-                        lines = fh.read().splitlines()
-                    line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
-                except OSError:
-                    pass
-            sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
+            _report(exc, sc)
             status = 1
             continue
-        names = {pid: name for pid, name, _ in sc.players}
         failed = verify(run, sc)
         for msg in failed:
             sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
@@ -58,22 +103,22 @@ def run(args) -> int:
                                                     loc.file, loc.line, loc.col), None) + "\n")
         if failed:
             status = 1
-        if args.out_dir:
-            base = os.path.join(args.out_dir, sc.game, os.path.splitext(os.path.basename(path))[0])
-            write_atomic(base + ".txt", as_text(run, names, args.lang, brief=args.brief))
-            write_atomic(base + ".jsonl", as_jsonl(run))
-            write_atomic(base + ".md", as_markdown(run, names, args.lang, title=sc.title.get(args.lang), brief=args.brief))
-            sys.stderr.write(f"wrote {base}.txt/.jsonl/.md ({len(run.entries)} entries)\n")
+        if stage is not None:
+            rel = os.path.join(sc.game, os.path.splitext(os.path.basename(path))[0])
+            os.makedirs(stage / sc.game, exist_ok=True)
+            for ext, text in ((".txt", as_text(run, None, args.lang, brief=args.brief)), (".jsonl", as_jsonl(run, args.lang)),
+                              (".md", as_markdown(run, None, args.lang, title=sc.title.get(args.lang), brief=args.brief))):
+                (stage / (rel + ext)).write_text(text, encoding="utf-8", newline="\n")
+            sys.stderr.write(f"wrote {os.path.join(args.out_dir, rel)}.txt/.jsonl/.md ({count} entries)\n")
             continue
-        if args.format == "json":
-            text = as_jsonl(run)
-        elif args.format == "markdown":
-            text = as_markdown(run, names, args.lang, title=sc.title.get(args.lang), brief=args.brief)
-        else:
-            text = as_text(run, names, args.lang, colour=not args.out and use_color(sys.stdout), brief=args.brief)
+        if not streamed:
+            text = as_markdown(run, None, args.lang, title=sc.title.get(args.lang), brief=args.brief) \
+                if args.format == "markdown" else \
+                as_text(run, None, args.lang, colour=not args.out and use_color(sys.stdout), brief=args.brief)
+            if args.out:
+                write_atomic(args.out, text)
+            else:
+                sys.stdout.write(text)
         if args.out:
-            write_atomic(args.out, text)
-            sys.stderr.write(f"wrote {args.out} ({len(run.entries)} entries)\n")
-        else:
-            sys.stdout.write(text)
+            sys.stderr.write(f"wrote {args.out} ({count} entries)\n")
     return status

@@ -7,7 +7,7 @@ Code families:
   Y1xx  reading the file and YAML syntax            (loader)
   S2xx  the shape of the document: keys and types   (schema)
   C3xx  meaning: references, labels, citations, control flow (checks)
-  R5xx  running a scenario (the interpreter)
+  R5xx  running a scenario (the engine)
   U4xx  usage: paths and arguments given to the command line
 """
 from __future__ import annotations
@@ -73,7 +73,7 @@ _TABLE = [
     Code("C320", "unsafe-file-name", "error", "A scenario file name that cannot name its outputs safely (index, a space, #, %, a character other than ASCII letters, digits, '-', '_', '.') or that names the same outputs as another scenario's."),
     # --- running a scenario -------------------------------------------------------------
     Code("R501", "unscripted-decision", "error", "In --strict mode, a decision the scenario does not script."),
-    Code("R502", "step-budget", "error", "The run exceeded its step budget: the message names the repeating cycle of node ids."),
+    Code("R502", "step-budget", "error", "The run exceeded its step budget (node visits, window decisions, rules applied, abilities resolved): the message names the repeating cycle."),
     Code("R503", "impossible-choice", "error", "A scripted choice that cannot be carried out (an option not available, a card not there, a play not allowed at this timing)."),
     Code("R504", "unused-choice", "warning", "A scripted choice that the run never reached."),
     Code("R505", "expectation", "error", "A fact the scenario expects of its trace does not hold."),

@@ -1,7 +1,7 @@
 """The compiled model: one immutable graph of timing nodes that every back end reads.
 
 Knows nothing of YAML or of the schema classes. Built by the front end (``frontend.lowering``);
-read by the interpreter, the renderers and the site. Everything here is frozen; mappings are
+read by the engine, the renderers and the site. Everything here is frozen; mappings are
 read-only views.
 
 Ids are stable and readable: a phase ``attack``, its step ``attack.declaration``, the third node

@@ -10,7 +10,7 @@ from . import model as m
 
 STATS = ("level", "cost", "power", "soul", "ap", "dp", "attack", "mental_attack", "defense", "guard_cost", "encore_cost", "e")
 STATES = ("stand", "rest", "reverse", "active", "sleep", "face_up", "face_down")
-# Events the interpreter raises by itself, besides the game's own events (its trigger points).
+# Events the engine raises by itself, besides the game's own events (its trigger points).
 BUILTIN_EVENTS = {
     "attack_declared": "an attack is declared (subject: the attacking card)",
     "reversed": "a card becomes reversed (subject: that card)",
@@ -46,6 +46,7 @@ class Ability:
     play: str | None
     cost: tuple[m.Action, ...]
     effect: tuple[m.Action, ...]
+    text: m.Text | None = None  # the label in both languages, when the scenario gives both (``label``: the English)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ arguments*, combined with ``not`` / ``all`` / ``any``::
 * Evaluation cost is bounded by construction: there is no arithmetic, no power operator, no
   string building (``9**(9**9)`` cannot be written).
 * Judges read ``first_attack_of_turn`` more easily than ``state.attacks == 0``.
-* The interpreter implements each entry as one small method; adding an entry here is the one
+* The engine implements each entry as one small compiler; adding an entry here is the one
   place to extend the language, and the JSON Schema and the reference page list the entries.
 
 Argument types
@@ -58,6 +58,22 @@ class Entry:
 
 
 COMPARATORS = ("gt", "ge", "lt", "le", "eq")
+
+# What a zone means to the engine: a rule file declares a zone's role (``role: deck``) and the
+# engine reads the zone through it, never by its id. Each role is held by at most one zone.
+ZONE_ROLES: dict[str, str] = {
+    "deck": "Cards are drawn, revealed and dealt as damage from its top; its cards trigger no ability.",
+    "hand": "Drawn cards go here; activated abilities of its cards may be played.",
+    "stage": "Where characters stand in positions (slots): a card keeps its position, leaving it fires 'left_stage' "
+             "and clears the card's state; characters attack from the first 'front' positions and the opposing "
+             "character in the same position defends.",
+    "field": "An area of cards in play without positions (units, characters under control): they attack and block "
+             "from it and their skills count.",
+    "parties": "Piles of characters by faction; the top card of a pile is its active character.",
+    "damage": "Damage dealt to a player goes here (a clock, a damage zone).",
+    "discard": "Where destroyed characters go unless the rules name another zone (waiting room, discard pile, junk yard).",
+    "resolution": "Where a trigger check reveals its card (without one, the card goes to the hand).",
+}
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
 
 
@@ -138,8 +154,6 @@ ACTIONS: dict[str, Entry] = _entries(
           "that moves it to the zone waits to be resolved (and can be answered) at the next timing.",
           (_p("compare:enum:power|ap_dp|attack_defense"), _p("destroy?:enum:at_once|by_abolish_effect"),
            _p("to?:zone", "where destroyed characters go (default: the game's discard/waiting room/junk yard)"))),
-    Entry("encore", "The player may pay the encore cost of a reversed character sent to the waiting room.",
-          (_p("player:role"), _p("cost?:int"))),
     Entry("reset_damage", "Damage accumulated on units is removed."),
     Entry("end_effects", "Effects that last 'until end of turn' end."),
     Entry("resolve", "Resolve what is in the resolution area / on the stack."),

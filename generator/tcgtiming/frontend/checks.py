@@ -51,6 +51,15 @@ class FileChecks:
                 self.opt_text(getattr(x, "note", None), (name, i, "note"))
                 if getattr(x, "cite", None) is not None:
                     self.cite(x.cite, (name, i, "cite"))
+        held: dict[str, str] = {}
+        for i, z in enumerate(rf.zones):
+            if z.role is not None and z.role in held:
+                self.fail("C301", f"zone role '{z.role}' is held by two zones: '{held[z.role]}' and '{z.id}'",
+                          ("zones", i, "role"), help="each role belongs to one zone")
+            elif z.role is not None:
+                held[z.role] = z.id
+            if z.front is not None and z.role != "stage":
+                self.fail("C311", f"'front' is for the zone with role stage, not '{z.id}'", ("zones", i, "front"), key=True)
         rules = self.res.widen(roles=("self",))  # a rule process's 'self': the player it is tested for
         for i, rp in enumerate(rf.rule_processes):
             path = ("rule_processes", i)

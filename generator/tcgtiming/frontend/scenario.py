@@ -255,7 +255,8 @@ def build(sf: ScenarioFile, doc) -> Scenario:
             Ability(ab.id or f"{c.id}.{k + 1}", (ab.label.en if ab.label and ab.label.en else (ab.id or f"{ab.kind} {k + 1}")),
                     ab.kind, ab.event, ab.subject, ab.every, ab.zone,
                     lower_condition(ab.if_) if ab.if_ is not None else None, ab.play,
-                    tuple(lower_action(a) for a in ab.cost), tuple(lower_action(a) for a in ab.effect))
+                    tuple(lower_action(a) for a in ab.cost), tuple(lower_action(a) for a in ab.effect),
+                    text(ab.label) if ab.label and ab.label.ja and ab.label.en else None)
             for k, ab in enumerate(c.abilities))
         cards[c.id] = Card(c.id, c.name, c.type, tuple(sorted(c.stats.items())), tuple(c.traits), c.faction,
                            tuple(c.triggers), c.state, abilities)

@@ -16,7 +16,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
 
-from ..core.vocab import ACTIONS, PREDICATES
+from ..core.vocab import ACTIONS, PREDICATES, ZONE_ROLES
 from .terms import LOGIC, Term, parse_action, parse_condition
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
@@ -263,6 +263,13 @@ class Named(Model):
     cite: Cite | None = None
 
 
+class Zone(Named):
+    role: Literal[tuple(ZONE_ROLES)] | None = Field(  # type: ignore[valid-type]
+        None, description="What the zone means to the engine (at most one zone per role): "
+        + "; ".join(f"{k}: {v}" for k, v in ZONE_ROLES.items()))
+    front: int | None = Field(None, ge=1, description="role stage: the number of front positions, whose characters attack.")
+
+
 class ListItem(Model):
     id: Id
     name: Text
@@ -334,7 +341,7 @@ class RuleFile(Model):
     game: GameMeta
     sources: list[Source]
     roles: list[Role]
-    zones: list[Named] = Field(default_factory=list)
+    zones: list[Zone] = Field(default_factory=list)
     events: list[Named] = Field(default_factory=list)
     plays: list[Named] = Field(default_factory=list, description="Kinds of play allowed in priority windows.")
     lists: list[NamedList] = Field(default_factory=list)

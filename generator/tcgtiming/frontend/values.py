@@ -51,7 +51,10 @@ def registries(rf) -> dict:
                                              tuple(m.Section(y.id, y.title, tuple(y.lines) if y.lines else None) for y in x.sections), text(x.note))
                               for x in rf.sources}),
         roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
-        zones=named(rf.zones), events=named(rf.events), plays=named(rf.plays),
+        zones=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note),
+                                          tuple((k, v) for k, v in (("role", z.role), ("front", z.front)) if v is not None))
+                            for z in rf.zones}),
+        events=named(rf.events), plays=named(rf.plays),
         lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
         constants=m.freeze_map(rf.constants),
         rule_processes=m.freeze_map({

@@ -15,22 +15,23 @@ from .pages import Page, Pages, crumbs, heading, table
 def trace_table(game: Game, sr: ScenarioRun, page: str, lang: str, brief: bool) -> Markup:
     """The run as a table: #, node (linked to its entry), who, what happened, and the state beside
     it (pending abilities, the stack, priority)."""
-    from ...runtime.trace import compact
+    from ...runtime.trace import Formatter, compact
 
+    fmt = Formatter(game, sr.scenario, lang)
     names = sr.names
     rows = []
-    for e in (compact(sr.run.entries) if brief else sr.run.entries):
+    for e, folded in (compact(sr.run.entries) if brief else [(e, False) for e in sr.run.entries]):
         node = game.nodes.get(e.node)
         nid = link_node(game, page, e.node, code(e.node)) if node is not None else code(e.node)
         state = []
-        pend = "; ".join(f"{names.get(p, p)}: {', '.join(v)}" for p, v in e.pending if v)
+        pend = fmt.pending(e)
         if pend:
             state.append(f"{w('pending', lang)}: {pend}")
         if e.stack:
-            state.append(f"{w('stack', lang)}: {' < '.join(e.stack)}")
+            state.append(f"{w('stack', lang)}: {fmt.stack(e)}")
         if e.priority:
             state.append(f"{w('window', lang)}: {names.get(e.priority, e.priority)}")
-        rows.append([str(e.seq), nid, names.get(e.actor, e.actor) or "", e.what.get(lang), " · ".join(state)])
+        rows.append([str(e.seq), nid, names.get(e.actor, e.actor) or "", fmt.what(e, folded), " · ".join(state)])
     head = ["#", w("node", lang), w("who", lang), w("what", lang), w("state", lang)]
     return table(head, rows, "tcg-trace-table")
 

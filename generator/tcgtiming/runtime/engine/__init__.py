@@ -1,46 +1,107 @@
-"""The interpreter: runs turns of a compiled game (``model.Game``) from a scenario, and returns a
-trace of immutable entries.
+"""The engine: runs turns of a compiled game (``model.Game``) from a scenario.
 
-It walks the model's graph - the same nodes and edges the charts draw - with one small method per
-node kind (``visit_<kind>``: override it in a subclass to change semantics, the ``sismic`` way),
-and one small function per predicate (``pred_<name>``), action (``act_<name>``) and card effect
-(``eff_<name>``), each entered by name in a registry (``Interpreter.predicates``, ``.actions``,
-``.effects``): a subclass extends or replaces entries with a table of its own, e.g.
-``actions = {**Interpreter.actions, "draw": my_draw}``. Like boardgame.io's flow, events queue
-pending abilities instead of recursing, priority windows loop with a pass counter, and a step
-budget stops a runaway definition with an error that names the cycle of node ids.
+A game is compiled once into a ``Program`` (``program``): node ids become indices, every action,
+condition and card effect becomes a function of the run state with its arguments resolved, and
+the graph becomes Python code, one function per container (``source``). A run of the program on a
+``Machine`` (the run state, ``machine``) records trace entries as facts (``result``); narration is
+rendered from them at output time (``runtime.narrate``). Like boardgame.io's flow, events queue
+pending abilities instead of recursing, priority windows loop with a pass counter, and one step
+budget (``max_steps``) covers every loop the engine runs - node visits, window decisions, rules
+applied, abilities resolved - and stops a runaway definition with an error that names the cycle.
 
 Decisions come from the scenario's choices (keyed by node id, taken in order); an unscripted
 decision is an error in strict mode, otherwise a named policy decides it (``pass``: decline
 optional actions and take the last option; ``first``: take the first available option; ``random``:
-seeded). Same scenario and seed -> the same trace, byte for byte.
+seeded). Same scenario and seed -> the same trace, byte for byte, with or without the trace.
 
 The modules, by concern:
 
-``state``        run-time errors, cards, pending abilities, stack items, attacks, call frames; the registry
-``result``       the trace entry, the run's result, and ``verify`` (the scenario's expectations)
-``interpreter``  ``Interpreter``: roles, zones, the walk, the trace, decisions, dispatch by name
-``flow``         node kinds: begin/end, calls, gotos and exits, branches, loops, for-each, player actions
-``windows``      priority windows and the stack
-``abilities``    events and triggered abilities, rule processing, pending abilities
-``conditions``   the predicates
-``cards``        actions on cards and zones (draw, move, reveal, place, play, pay, ...)
-``combat``       actions of an attack (declare, block, modify, damage, battle, ...)
-``effects``      the effects of card abilities
+``state``       errors, cards, pending abilities and the stack (O(1) snapshots), the registry
+``context``     what the compilers resolve ahead of time: seats, constants, zones by role
+``program``     ``Program``: a game compiled once; ``program_for`` (cached)
+``source``      the graph as Python code
+``machine``     ``Machine``: the run state and its services (moves, facts, budget, fingerprint)
+``flow``        decisions; player actions, for-each, the end of the game
+``windows``     priority windows and the stack
+``abilities``   events and triggered abilities, rule processing, pending abilities
+``conditions``  the predicates
+``cards``       actions on cards and zones
+``combat``      actions of an attack
+``effects``     the effects of card abilities
+``result``      entries, the run, ``verify``
+``budget``      the message that names the cycle a run is caught in
 
 Knows nothing of YAML, jinja2 or graphviz.
 """
 from __future__ import annotations
 
+import gc
+from collections import deque
+
 from ...core import model as m
 from ...core.scenario import BUILTIN_EVENTS, Scenario
-from .interpreter import Interpreter
-from .result import Entry, Run, verify
-from .state import Attack, Frame, Pending, RCard, SimulationError, StackItem  # noqa: F401  (importable as before)
+from .conditions import PREDICATES
+from .effects import EFFECTS
+from .machine import Machine
+from .program import ACTIONS, Program, program_for
+from .result import Checker, Entries, Entry, Run, verify
+from .state import GameOver, OutOfSteps, SimulationError
 
 
-def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: str | None = None) -> Run:
-    return Interpreter(game, scenario, strict=strict, policy=policy).run()
+def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None) -> Run:
+    st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring)
+    turn = prog.turn(emit is not None)
+    for t in range(scenario.turns):
+        st.turn_index = t
+        if emit is not None:
+            st.context()
+        try:
+            turn(st, None)
+        except GameOver:
+            break
+        st.end_of_turn()
+    return Run(prog, scenario, keep, st)
 
 
-__all__ = ["simulate", "verify", "Interpreter", "Run", "Entry", "SimulationError", "BUILTIN_EVENTS"]
+def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: str | None = None,
+             trace: bool = True, sink=None, program: Program | None = None) -> Run:
+    """Run the scenario's turns. ``trace=False``: record nothing (the fast path; ``Run.entries`` is
+    empty). ``sink``: a function given each record as it is made (streaming; nothing is kept), e.g.
+    ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries."""
+    prog = program or program_for(game)
+    collecting = gc.isenabled()
+    if collecting:  # a run makes no reference cycles: the cyclic collector would only walk the trace over and over
+        gc.disable()
+    try:
+        return _simulate(prog, scenario, strict, policy, trace, sink)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _simulate(prog: Program, scenario: Scenario, strict, policy, trace, sink) -> Run:
+    checker = None
+    try:
+        if sink is not None:
+            checker = Checker(scenario)
+            ids, feed = prog.ids, checker.feed
+
+            def emit(rec):
+                if type(rec[0]) is int:
+                    feed(ids[rec[0]])
+                sink(rec)
+            run = _run(prog, scenario, strict, policy, emit)
+            run.checker = checker
+            return run
+        if trace:  # the records kept are the recent ones too: they name the cycle if the budget runs out
+            records: list = []
+            return _run(prog, scenario, strict, policy, records.append, ring=records, keep=records)
+        return _run(prog, scenario, strict, policy, None)
+    except OutOfSteps:
+        ring: deque = deque(maxlen=4000)  # run again, keeping the recent entries, to name the cycle
+        _run(prog, scenario, strict, policy, ring.append, ring=ring)
+        raise SimulationError("R502", f"step budget of {scenario.max_steps} exceeded", None)
+
+
+__all__ = ["simulate", "verify", "Program", "program_for", "Machine", "Run", "Entry", "Entries", "SimulationError",
+           "BUILTIN_EVENTS", "ACTIONS", "PREDICATES", "EFFECTS"]

@@ -1,177 +1,248 @@
 """Events and triggered abilities, rule processing and pending abilities: an event queues the
-abilities it triggers; rule processing applies check-type rules until none applies, and
-interrupt-type rules whenever a card moves; pending abilities resolve one at a time."""
+abilities it triggers (found through the index of abilities by event); rule processing applies
+check-type rules until none applies, and interrupt-type rules whenever a card moves; pending
+abilities resolve one at a time. Every rule applied and every ability resolved without a node of
+its own is a trace entry of its own, and a step of the budget."""
 from __future__ import annotations
 
-from ...core import model as m
-from ...core.scenario import Ability
-from .state import Pending, RCard, Registry, SimulationError, StackItem
+from .cards import LABEL
+from .state import Pending, Registry, SimulationError
 
-
-CARD_EVENTS = {"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"}
+SCOPE = (None, None)  # in the record stream: the work of an entry of its own begins
+CARD_EVENTS = frozenset({"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"})
 
 ABILITY_ACTIONS = Registry("act_")
 
 
 class Abilities:
-    """Events, triggered abilities and rule processing (a part of ``Interpreter``)."""
+    """Events, triggered abilities and rule processing (a part of ``Machine``)."""
 
-    rule_key: str | None = None  # the rule process being applied: its choices are keyed by its id
+    def fire(self, event: str, subject=None) -> None:
+        listeners = self.listen.get(event)
+        if listeners is None:
+            return
+        counts = self.event_counts
+        n = counts[event] = counts.get(event, 0) + 1
+        deck = self.deck
+        found = []
+        for item in listeners:
+            card, ab = item
+            z = card.zone
+            if z is None or z == deck:
+                continue
+            every = ab.every
+            if every and n % every:
+                continue
+            if ab.zone is not None and z != ab.zone:
+                continue
+            if ab.subject == "self" and subject is not card and event in CARD_EVENTS:
+                continue
+            if ab.condition is not None and not self.holds_for(ab.condition, card):
+                continue
+            found.append(item)
+        if not found:
+            return
+        if len(found) > 1:  # the turn player's first, then by zone, position in the zone, ability
+            tp, order, pos = self.seat[0], self.zone_order, {}
 
-    def fire(self, event: str, subject: RCard | None = None, quiet: bool = False) -> None:
-        self.event_counts[event] += 1
-        n = self.event_counts[event]
-        for pid in (self.turn_player, self.other(self.turn_player)):
-            for z, cards in self.zones[pid].items():
-                if z == "deck":
-                    continue
-                for card in cards:
-                    for ab in card.spec.abilities:
-                        if ab.kind != "auto" or ab.event != event:
-                            continue
-                        if ab.zone is not None and card.zone != ab.zone:
-                            continue
-                        if event in CARD_EVENTS and ab.subject == "self" and subject is not card:
-                            continue
-                        if ab.every and n % ab.every:
-                            continue
-                        if ab.condition is not None and not self.holds_for(ab.condition, card):
-                            continue
-                        self.pending[card.owner].append(Pending(ab, card, card.owner))
+            def key(item):
+                c = item[0]
+                where = (c.owner, c.zone)
+                if where not in pos:
+                    pos[where] = {id(x): i for i, x in enumerate(self.zones[c.owner][c.zone])}
+                return (c.owner != tp, order[c.zone], pos[where][id(c)])
+            found.sort(key=key)
+        for card, ab in found:
+            self.add_pending(Pending(ab, card, card.owner))
+
+    def trigger(self, event: str) -> tuple:
+        """A trigger node: the event fires; the event of the entry names the abilities it made pending."""
+        if event not in self.listen:
+            return ("trigger", event, ())
+        before = {p: len(q.log) for p, q in self.pending.items()}
+        self.fire(event)
+        new = tuple((pid,) + p.ref for pid in self.players for p in self.pending[pid].log[before[pid]:])
+        return ("trigger", event, new)
 
     def holds_for(self, cond, card) -> bool:
-        saved = self.self_player
-        self.self_player = card.owner
+        seat = self.seat
+        saved, seat[2] = seat[2], card.owner
         try:
-            return self.holds(cond)
+            return self.prog.condition(cond)(self)
         finally:
-            self.self_player = saved
+            seat[2] = saved
 
-    def resolve_effects(self, ability: Ability, card: RCard, controller: str, item: StackItem | None,
-                        target: RCard | None) -> str:
-        out = []
-        for eff in ability.effect:
-            out.append(self.effects[eff.name](self, dict(eff.args), card, controller, item, target))
-        return "; ".join(x for x in out if x) or "no effect"
+    def resolve_effects(self, ability, card, controller, item, target) -> tuple:
+        if not ability.effect:
+            return ()
+        effect = self.prog.effect
+        return tuple([effect(eff)(self, card, controller, item, target) for eff in ability.effect])
 
+    # --- rule processing -------------------------------------------------------------------------
     def rule_applies(self, rp, pid) -> bool:
-        if rp.when is None:
+        test = self.prog.rule_when.get(rp.id)
+        if test is None:
             return False
-        saved, self.self_player = self.self_player, pid
+        seat = self.seat
+        saved, seat[2] = seat[2], pid
         try:
-            return self.holds(rp.when)
+            return test(self)
         finally:
-            self.self_player = saved
+            seat[2] = saved
 
-    def apply_rule(self, rp, pid):
-        saved, self.self_player, self.rule_key = self.self_player, pid, rp.id
+    def apply_rule(self, rp, pid, kind: str) -> None:
+        """Apply a rule process for a player: its own trace entry (``kind``: rule or interrupt)."""
+        self.tick()
+        out = self.out
+        if out is not None:
+            out(SCOPE)
+        seat = self.seat
+        saved, seat[2], self.rule_key = seat[2], pid, rp.id
         try:
-            for action in rp.actions:
-                self.actions[action.name](self, None, dict(action.args))
+            done = tuple(act(self) for act in self.prog.rule_do[rp.id])
         finally:
-            self.self_player, self.rule_key = saved, None
+            seat[2], self.rule_key = saved, None
+        if out is not None:
+            out((self.at, (kind, rp.id, pid, done)))
 
-    def interrupts(self):
-        if self.in_interrupt:
+    def interrupts(self) -> None:
+        """Interrupt-type rules, applied until none applies (each rule for each player, in order)."""
+        if self.in_interrupt or not self.prog.interrupt_rules:
             return
+        scan, pairs = self.prog.interrupt_scan
         self.in_interrupt = True
         try:
-            for _ in range(20):
-                fired = False
-                for rp in self.game.rule_processes.values():
-                    if rp.type == "interrupt":
-                        for pid in (self.turn_player, self.other(self.turn_player)):
-                            if self.rule_applies(rp, pid):
-                                self.apply_rule(rp, pid)
-                                self.rule_log.append(f"{rp.name.en} ({self.names[pid]})")
-                                fired = True
-                if not fired:
-                    break
+            k, fired = 0, False
+            while True:
+                k = scan(self, k)
+                if k < 0:
+                    if not fired:
+                        return
+                    k, fired = 0, False
+                    continue
+                rp, j = pairs[k]
+                self.apply_rule(rp, self.seat[j], "interrupt")
+                fired = True
+                k += 1
         finally:
             self.in_interrupt = False
 
+    def resolve_now(self, p: Pending) -> None:
+        """Resolve a pending ability with no node of its own (a closed timing): an entry of its own."""
+        self.tick()
+        out = self.out
+        if out is not None:
+            out(SCOPE)
+        done = self.resolve_effects(p.ability, p.card, p.controller, None, None)
+        if out is not None:
+            out((self.at, ("resolved", p.controller, p.card.id, p.ability.id, done)))
+
+
+NOTHING_TO_DO = ("rule_processing", 0)
+
 
 @ABILITY_ACTIONS
-def act_rule_processing(it, node, a):
-    applied = []
-    for _ in range(50):
-        round_applied = False
-        for rp in it.game.rule_processes.values():
-            if rp.type != "check":
+def act_rule_processing(cx, node, a):
+    if not any(rp.type == "check" for rp in cx.game.rule_processes.values()):
+        nothing = lambda st: NOTHING_TO_DO  # noqa: E731
+        nothing.const = NOTHING_TO_DO
+        return nothing
+
+    def run(st):
+        scan, pairs = st.prog.check_scan
+        n, k, applied = 0, 0, False
+        while True:
+            k = scan(st, k)
+            if k < 0:  # a round is over
+                if st.losers or not applied:  # the game's own end_game nodes end the game (they read 'lost')
+                    return ("rule_processing", n) if n else NOTHING_TO_DO
+                k, applied = 0, False
                 continue
-            for pid in (it.turn_player, it.other(it.turn_player)):
-                if it.rule_applies(rp, pid):
-                    it.apply_rule(rp, pid)
-                    applied.append(f"{rp.name.en} ({pid})")
-                    round_applied = True
-        if it.losers:
-            break  # the game's own end_game nodes end the game (they read the 'lost' predicate)
-        if not round_applied:
-            break
-    return m.Text(f"ルール処理: {', '.join(applied) or 'なし'}", f"rule processing: {', '.join(applied) or 'nothing to do'}")
+            rp, j = pairs[k]
+            st.apply_rule(rp, st.seat[j], "rule")
+            n += 1
+            applied = True
+            k += 1
+    return run
 
 
 @ABILITY_ACTIONS
-def act_lose(it, node, a):
-    for p in it.players_of(a["player"]):
-        if p not in it.losers:
-            it.losers.append(p)
+def act_lose(cx, node, a):
+    seats = cx.seats(a["player"])
+
+    def run(st):
+        for i in seats:
+            st.lose(st.seat[i])
+        return LABEL
+    return run
 
 
 @ABILITY_ACTIONS
-def act_resolve_pending(it, node, a):
-    pid = it.player_of(a["player"])
-    if not it.pending[pid]:
-        return m.Text("待機中の能力なし", "no pending ability")
-    p0 = it.pending[pid][0]
-    ch = it.choice_at(node, decision=len(it.pending[pid]) > 1 or bool(p0.ability.cost))
-    idx = 0
-    if ch is not None and (ch.ability or ch.card):
-        idx = next((i for i, p in enumerate(it.pending[pid])
-                    if (ch.ability in (None, p.ability.id)) and (ch.card in (None, p.card.id))), -1)
-        if idx < 0:
-            raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
-                                  f"for {it.who(pid)} (pending: {', '.join(x.label for x in it.pending[pid])})", ch.loc)
-    elif len(it.pending[pid]) > 1 and it.strict:
-        raise SimulationError("R501", f"unscripted order at '{node.id}': {it.who(pid)} has "
-                              f"{len(it.pending[pid])} pending abilities", node.loc,
-                              help=f"add a choice: {{at: {node.id}, ability: <ability id>}}")
-    p = it.pending[pid].pop(idx)
-    if p.ability.cost and not can_pay(it, p.ability, p.card, pid):
-        return m.Text(f"{p.label}のコストを払えない", f"{it.names[pid]} cannot pay for {p.label}: no effect")
-    if p.ability.cost:
-        pay = ch.take != "no" if ch is not None and ch.take in ("yes", "no") else None
-        if pay is None:
-            if it.strict:
-                raise SimulationError("R501", f"unscripted decision at '{node.id}': does {it.who(pid)} pay the cost of "
-                                      f"{p.label}?", node.loc, help=f"add take: yes or take: no to the choice at {node.id}")
-            it.policy_decisions += 1
-            pay = it.policy != "pass"
-        if not pay:
-            return m.Text(f"{it.names[pid]}は{p.label}のコストを払わない", f"{it.names[pid]} does not pay for {p.label}: no effect")
-        paid = [it.effects[cost.name](it, dict(cost.args), p.card, pid, None, None) for cost in p.ability.cost]
-        done = "; ".join(paid + [it.resolve_effects(p.ability, p.card, p.controller, None, None)])
-        return m.Text(f"{it.names[pid]}が{p.label}を解決: {done}", f"{it.names[pid]} resolves {p.label}: {done}")
-    done = it.resolve_effects(p.ability, p.card, p.controller, None, None)
-    return m.Text(f"{it.names[pid]}が{p.label}を解決: {done}", f"{it.names[pid]} resolves {p.label}: {done}")
+def act_resolve_pending(cx, node, a):
+    i = cx.seat(a["player"])
+
+    def run(st):
+        pid = st.seat[i]
+        q = st.pending[pid]
+        if not q.n:
+            return ("no_pending",)
+        p0 = q.log[q.head]
+        ch = st.choice_at(node, decision=q.n > 1 or bool(p0.ability.cost))
+        idx = 0
+        if ch is not None and (ch.ability or ch.card):
+            idx = next((k for k, p in enumerate(q.items())
+                        if (ch.ability in (None, p.ability.id)) and (ch.card in (None, p.card.id))), -1)
+            if idx < 0:
+                labels = ", ".join(f"{p.card.name}: {p.ability.label or p.ability.id}" for p in q.items())
+                raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
+                                      f"for {st.who(pid)} (pending: {labels})", ch.loc)
+        elif q.n > 1 and st.strict:
+            raise SimulationError("R501", f"unscripted order at '{node.id}': {st.who(pid)} has "
+                                  f"{len(q)} pending abilities", node.loc,
+                                  help=f"add a choice: {{at: {node.id}, ability: <ability id>}}")
+        p = st.pop_pending(pid, idx)
+        cost = p.ability.cost
+        if cost and not can_pay(st, cost, pid):
+            return ("cannot_pay", pid, p.card.id, p.ability.id)
+        if cost:
+            pay = ch.take != "no" if ch is not None and ch.take in ("yes", "no") else None
+            if pay is None:
+                if st.strict:
+                    raise SimulationError("R501", f"unscripted decision at '{node.id}': does {st.who(pid)} pay the cost of "
+                                          f"{p.card.name}: {p.ability.label}?", node.loc,
+                                          help=f"add take: yes or take: no to the choice at {node.id}")
+                st.policy_decisions += 1
+                pay = st.policy != "pass"
+            if not pay:
+                return ("not_paid", pid, p.card.id, p.ability.id)
+            effect = st.prog.effect
+            paid = tuple(effect(c)(st, p.card, pid, None, None) for c in cost)
+            return ("resolve", pid, p.card.id, p.ability.id, paid + st.resolve_effects(p.ability, p.card, p.controller, None, None))
+        return ("resolve", pid, p.card.id, p.ability.id, st.resolve_effects(p.ability, p.card, p.controller, None, None))
+    return run
 
 
-def can_pay(it, ability, card, pid) -> bool:
-    for cost in ability.cost:
-        a = dict(cost.args)
-        if cost.name == "move" and a.get("which", "top") == "top":
-            who = pid if a.get("who", "controller") == "controller" else it.other(pid)
-            if len(it.zone(who, a["from"])) < it.const(a.get("count", 1)):
+def can_pay(st, cost, pid) -> bool:
+    for c in cost:
+        a = dict(c.args)
+        if c.name == "move" and a.get("which", "top") == "top":
+            who = pid if a.get("who", "controller") == "controller" else st.other(pid)
+            if len(st.zone(who, a["from"])) < st.prog.cx.int(a.get("count", 1)):
                 return False
     return True
 
 
 @ABILITY_ACTIONS
-def act_resolve_triggered(it, node, a):
-    it.fire(a["event"])
-    done = []
-    for pid in (it.turn_player, it.other(it.turn_player)):
-        while it.pending[pid]:
-            p = it.pending[pid].pop(0)
-            done.append(f"{p.label}: {it.resolve_effects(p.ability, p.card, p.controller, None, None)}")
-    return m.Text(f"即時解決: {'; '.join(done) or 'なし'}", f"resolved at once: {'; '.join(done) or 'nothing'}")
+def act_resolve_triggered(cx, node, a):
+    event = a["event"]
+
+    def run(st):
+        st.fire(event)
+        n = 0
+        for pid in (st.seat[0], st.seat[1]):
+            q = st.pending[pid]
+            while q:
+                st.resolve_now(st.pop_pending(pid, 0))
+                n += 1
+        return ("at_once", n)
+    return run

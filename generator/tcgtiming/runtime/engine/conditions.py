@@ -1,137 +1,164 @@
-"""The predicates of conditions (``core.vocab.PREDICATES``): one function each, ``pred_<name>(it,
-args)``, entered in ``PREDICATES``."""
+"""The predicates of conditions (``core.vocab.PREDICATES``): one compiler each, ``pred_<name>(cx,
+args)``, entered in ``PREDICATES``; it resolves the arguments once (roles to seats, constants to
+integers, zones to ids) and returns the test, a function of the run state. A test may also carry
+``expr``: the same test as a Python expression of ``st`` (the run state), which the program's code
+writes in place of the call."""
 from __future__ import annotations
 
 from .state import Registry
 
-
-COMPARE = {"gt": lambda a, b: a > b, "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b,
-           "le": lambda a, b: a <= b, "eq": lambda a, b: a == b}
-
 PREDICATES = Registry("pred_")
 
-
-def compare(it, value: int, args: dict) -> bool:
-    for k, fn in COMPARE.items():
-        if k in args:
-            return fn(value, it.const(args[k]))
-    return False
+_OPS = {"gt": (lambda n: lambda v: v > n, ">"), "ge": (lambda n: lambda v: v >= n, ">="),
+        "lt": (lambda n: lambda v: v < n, "<"), "le": (lambda n: lambda v: v <= n, "<="),
+        "eq": (lambda n: lambda v: v == n, "==")}
 
 
-@PREDICATES
-def pred_first_turn_of_game(it, a):
-    return it.sc.first_turn and it.turn_index == 0
+def compare(cx, a):
+    """The comparison of a predicate's gt/ge/lt/le/eq argument: (test of a value, its source ``{} > 7``)."""
+    for k, (make, op) in _OPS.items():
+        if k in a:
+            n = cx.int(a[k])
+            return make(n), "{} " + op + " " + repr(n)
+    return (lambda v: False), "False"
 
 
-@PREDICATES
-def pred_first_attack_of_turn(it, a):
-    return it.attacks_this_turn == 0
+def inline(fn, expr: str):
+    fn.expr = expr
+    return fn
 
 
-@PREDICATES
-def pred_attacks_this_turn(it, a):
-    return compare(it, it.attacks_this_turn, a)
-
-
-@PREDICATES
-def pred_count(it, a):
-    players = it.players_of(a["player"])
-    test = all if a["player"] == "both" else any
-    return test(compare(it, len(it.zone(p, a["zone"])), a) for p in players)
-
-
-@PREDICATES
-def pred_has_pending(it, a):
-    return any(it.pending[p] for p in it.players_of(a["player"]))
-
-
-@PREDICATES
-def pred_has_state(it, a):
-    z = a.get("zone", "stage")
-    return any(c.state == a["state"] for p in it.players_of(a["player"]) for c in it.zone(p, z))
+def per_player(cx, player, test, expr: str | None = None):
+    """``test(st, pid)`` for the players of a player argument: all of them for 'both', any for 'any'.
+    ``expr``: the test as source, ``{}`` standing for the player."""
+    if player == "both":
+        fn = lambda st: test(st, st.seat[0]) and test(st, st.seat[1])  # noqa: E731
+        src = f"({expr.format('st.seat[0]')} and {expr.format('st.seat[1]')})" if expr else None
+    else:
+        seats = cx.seats(player)
+        if len(seats) == 1:
+            i = seats[0]
+            fn = lambda st: test(st, st.seat[i])  # noqa: E731
+            src = f"({expr.format(f'st.seat[{i}]')})" if expr else None
+        else:
+            fn = lambda st: test(st, st.seat[0]) or test(st, st.seat[1])  # noqa: E731
+            src = f"({expr.format('st.seat[0]')} or {expr.format('st.seat[1]')})" if expr else None
+    return inline(fn, src) if src else fn
 
 
 @PREDICATES
-def pred_can_attack(it, a):
-    pid = it.player_of(a["player"])
-    return any(c.state in ("stand", "active") for c in attackers(it, pid))
-
-
-def attackers(it, pid):
-    zone = "stage" if "stage" in it.game.zones else next((z for z in ("control_area", "field") if z in it.game.zones), None)
-    if zone is None:
-        return []
-    cards = it.zone(pid, zone)
-    if zone == "stage":
-        cards = [c for c in cards if c.slot is not None and c.slot < 3]  # the centre stage: the three front slots
-    return [c for c in cards if c.spec.type in ("character", "unit")]
+def pred_first_turn_of_game(cx, a):
+    return inline(lambda st: st.first_turn and st.turn_index == 0, "(st.first_turn and st.turn_index == 0)")
 
 
 @PREDICATES
-def pred_opposing_character(it, a):
-    return it.attack is not None and it.attack.defender is not None
+def pred_first_attack_of_turn(cx, a):
+    return inline(lambda st: st.attacks_this_turn == 0, "(st.attacks_this_turn == 0)")
 
 
 @PREDICATES
-def pred_attacker_present(it, a):
-    return it.attack is not None and it.attack.attacker.zone in ("stage", "control_area", "faction_area", "field")
+def pred_attacks_this_turn(cx, a):
+    test, src = compare(cx, a)
+    return inline(lambda st: test(st.attacks_this_turn), "(" + src.format("st.attacks_this_turn") + ")")
 
 
 @PREDICATES
-def pred_defender_present(it, a):
-    return (it.attack is not None and it.attack.defender is not None
-            and it.attack.defender.zone in ("stage", "control_area", "faction_area", "field"))
+def pred_count(cx, a):
+    (test, src), z = compare(cx, a), a["zone"]
+    return per_player(cx, a["player"], lambda st, pid: test(len(st.zones[pid][z])),
+                      src.format(f"len(st.zones[{{}}][{z!r}])"))
 
 
 @PREDICATES
-def pred_chose(it, a):
-    return it.decisions.get(a["node"]) == a["option"]
+def pred_has_pending(cx, a):
+    return per_player(cx, "any" if a["player"] == "both" else a["player"], lambda st, pid: st.pending[pid].n > 0,
+                      "st.pending[{}].n > 0")
 
 
 @PREDICATES
-def pred_revealed_is(it, a):
-    return bool(it.revealed) and it.revealed[-1].spec.type == a["type"]
-
-
-def active(it, pid, party):
-    for c in it.zones[pid].get("faction_area", []):
-        if c.spec.faction == party:
-            return c
-    return None
+def pred_has_state(cx, a):
+    z, state = a.get("zone") or cx.zone("stage"), a["state"]
+    return per_player(cx, "any" if a["player"] == "both" else a["player"],
+                      lambda st, pid: any(c.state == state for c in st.zones[pid][z]))
 
 
 @PREDICATES
-def pred_active_has(it, a):
-    party = it.vars.get(a.get("party"), a.get("party"))
-    card = active(it, it.turn_player, party)
-    return card is not None and (a["trait"] in card.spec.traits or card.stat(a["trait"]) > 0)
+def pred_can_attack(cx, a):
+    i, attackers = cx.seat(a["player"]), cx.attackers()
+    return lambda st: any(c.state in ("stand", "active") for c in attackers(st, st.seat[i]))
 
 
 @PREDICATES
-def pred_lost(it, a):
-    test = all if a["player"] == "both" else any
-    return test(p in it.losers for p in it.players_of(a["player"]))
+def pred_opposing_character(cx, a):
+    return inline(lambda st: st.attack is not None and st.attack.defender is not None,
+                  "(st.attack is not None and st.attack.defender is not None)")
 
 
 @PREDICATES
-def pred_stack_empty(it, a):
-    return not it.stack
+def pred_attacker_present(cx, a):
+    play = cx.in_play()
+    return lambda st: st.attack is not None and st.attack.attacker.zone in play
 
 
 @PREDICATES
-def pred_damage_left(it, a):
-    return compare(it, it.damage_left, a)
+def pred_defender_present(cx, a):
+    play = cx.in_play()
+    return lambda st: st.attack is not None and st.attack.defender is not None and st.attack.defender.zone in play
 
 
 @PREDICATES
-def pred_has_keyword(it, a):
-    zones = [a["zone"]] if a.get("zone") else list(it.game.zones)
-    return any(a["keyword"] in c.spec.traits for p in it.players_of(a["player"]) for z in zones for c in it.zone(p, z))
+def pred_chose(cx, a):
+    node, option = a["node"], a["option"]
+    return inline(lambda st: st.decisions.get(node) == option, f"(st.decisions.get({node!r}) == {option!r})")
 
 
 @PREDICATES
-def pred_stat_at_least(it, a):
-    if it.attack is None or it.attack.defender is None:
-        return False
-    side = {"attacker": it.attack.attacker, "defender": it.attack.defender}
-    return side[a["who"]].stat(a["stat"]) >= side[a["than"]].stat(a["than_stat"])
+def pred_revealed_is(cx, a):
+    t = a["type"]
+    return lambda st: bool(st.revealed) and st.revealed[-1].spec.type == t
+
+
+@PREDICATES
+def pred_active_has(cx, a):
+    trait, party, active = a["trait"], a.get("party"), cx.active()
+
+    def test(st):
+        card = active(st, st.seat[0], st.vars.get(party, party))
+        return card is not None and (trait in card.spec.traits or card.stat(trait) > 0)
+    return test
+
+
+@PREDICATES
+def pred_lost(cx, a):
+    return per_player(cx, a["player"], lambda st, pid: pid in st.losers, "{} in st.losers")
+
+
+@PREDICATES
+def pred_stack_empty(cx, a):
+    return inline(lambda st: not st.stack, "(not st.stack)")
+
+
+@PREDICATES
+def pred_damage_left(cx, a):
+    test, src = compare(cx, a)
+    return inline(lambda st: test(st.damage_left), "(" + src.format("st.damage_left") + ")")
+
+
+@PREDICATES
+def pred_has_keyword(cx, a):
+    kw, zones = a["keyword"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
+    return per_player(cx, "any" if a["player"] == "both" else a["player"],
+                      lambda st, pid: any(kw in c.spec.traits for z in zones for c in st.zones[pid][z]))
+
+
+@PREDICATES
+def pred_stat_at_least(cx, a):
+    who, stat, than, than_stat = a["who"], a["stat"], a["than"], a["than_stat"]
+
+    def test(st):
+        at = st.attack
+        if at is None or at.defender is None:
+            return False
+        side = {"attacker": at.attacker, "defender": at.defender}
+        return side[who].stat(stat) >= side[than].stat(than_stat)
+    return test

@@ -1,85 +1,121 @@
 """The effects of card abilities in scenarios (``core.vocab.EFFECTS``), also paid as costs. One
-function each, ``eff_<name>(it, args, card, controller, item, target)`` (item: the stack item, if
-any; target: the card chosen when the ability was played), entered in ``EFFECTS``; it returns
-what happened, in English."""
+compiler each, ``eff_<name>(cx, args)``, entered in ``EFFECTS``; it returns the effect, a function
+``(st, card, controller, item, target)`` (item: the stack item, if any; target: the card chosen when
+the ability was played) that returns the event."""
 from __future__ import annotations
 
-from ...core.scenario import Ability
-from .state import Pending, Registry
+from .cards import ids
+from .state import Pending, Registry, engine_ability
 
 EFFECTS = Registry("eff_")
 
 
-@EFFECTS
-def eff_draw(it, a, card, controller, item, target):
-    pid = controller if a["who"] == "controller" else it.other(controller)
-    return it.draw(pid, it.const(a["count"])).en
+def _player(who):
+    if who == "controller":
+        return lambda st, controller: controller
+    return lambda st, controller: st.other(controller)
 
 
 @EFFECTS
-def eff_move(it, a, card, controller, item, target):
-    pid = controller if a["who"] == "controller" else it.other(controller)
-    which = a.get("which", "top")
-    cards = [card] if which == "self" else [target] if which == "target" and target else it.zone(pid, a["from"])[: it.const(a.get("count", 1))]
-    for c in cards:
-        it.move_card(c, a["to"])
-    return f"{it.names_of(cards)}: {a['from']} → {a['to']}"
+def eff_draw(cx, a):
+    who, n, draw = _player(a["who"]), cx.int(a["count"]), cx.drawer()
+
+    def run(st, card, controller, item, target):
+        pid = who(st, controller)
+        return ("draw", pid, ids(draw(st, pid, n)))
+    return run
 
 
-def _target(it, which, card, target):
+@EFFECTS
+def eff_move(cx, a):
+    who, which, frm, to = _player(a["who"]), a.get("which", "top"), a["from"], a["to"]
+    n = cx.int(a.get("count", 1))
+
+    def run(st, card, controller, item, target):
+        pid = who(st, controller)
+        if which == "self":
+            cards = [card]
+        elif which == "target" and target:
+            cards = [target]
+        else:
+            cards = st.zones[pid][frm][:n]
+        for c in cards:
+            st.move_card(c, to)
+        return ("move", ids(cards), frm, to)
+    return run
+
+
+def _target(st, which, card, target):
     if which == "self":
         return card
     if which == "target":
         return target
-    if it.attack is None:
+    if st.attack is None:
         return None
-    return it.attack.attacker if which == "attacker" else it.attack.defender
+    return st.attack.attacker if which == "attacker" else st.attack.defender
+
+
+NO_TARGET = ("no_target",)
 
 
 @EFFECTS
-def eff_set_state(it, a, card, controller, item, target):
-    c = _target(it, a["target"], card, target)
-    if c is None:
-        return "no target"
-    c.state = a["to"]
-    if a["to"] == "reverse":
-        it.fire("reversed", subject=c)
-    return f"{c.name} → {a['to']}"
+def eff_set_state(cx, a):
+    which, to = a["target"], a["to"]
+
+    def run(st, card, controller, item, target):
+        c = _target(st, which, card, target)
+        if c is None:
+            return NO_TARGET
+        st.set_state(c, to)
+        if to == "reverse":
+            st.fire("reversed", c)
+        return ("set_state", (c.id,), to)
+    return run
 
 
 @EFFECTS
-def eff_modify(it, a, card, controller, item, target):
-    c = _target(it, a["target"], card, target)
-    if c is None:
-        return "no target"
-    c.mods.append((a["stat"], it.const(a["by"])))
-    return f"{c.name}: {a['stat']} {it.const(a['by']):+d} (now {c.stat(a['stat'])})"
+def eff_modify(cx, a):
+    which, stat, by = a["target"], a["stat"], cx.int(a["by"])
+
+    def run(st, card, controller, item, target):
+        c = _target(st, which, card, target)
+        if c is None:
+            return NO_TARGET
+        st.modify(c, stat, by)
+        return ("modify", c.id, stat, by, c.stat(stat))
+    return run
 
 
 @EFFECTS
-def eff_damage(it, a, card, controller, item, target):
-    c = _target(it, a["target"], card, target)
-    if c is None or c.zone in (None, "deck"):
-        return "no target"
-    amount = it.const(a["amount"])
-    limit = c.stat("dp") or c.stat("defense")
-    c.damage += amount
-    if c.damage >= limit:
-        it.move_card(c, a["to"])
-        return f"{amount} damage to {c.name}: destroyed ({a['to']})"
-    return f"{amount} damage to {c.name}: survives"
+def eff_damage(cx, a):
+    which, amount, to, deck = a["target"], cx.int(a["amount"]), a["to"], cx.zone_or_none("deck")
+
+    def run(st, card, controller, item, target):
+        c = _target(st, which, card, target)
+        if c is None or c.zone is None or c.zone == deck:
+            return NO_TARGET
+        limit = c.stat("dp") or c.stat("defense")
+        st.deal(c, amount)
+        if c.damage >= limit:
+            st.move_card(c, to)
+            return ("damage_card", c.id, amount, to)
+        return ("damage_card", c.id, amount, None)
+    return run
 
 
 @EFFECTS
-def eff_negate(it, a, card, controller, item, target):
-    if item is None or item.answers is None:
-        return "nothing to negate"
-    item.answers.negated = True
-    return f"negates {item.answers.card.name}: {item.answers.ability.label}"
+def eff_negate(cx, a):
+    def run(st, card, controller, item, target):
+        if item is None or item.answers is None:
+            return ("nothing_to_negate",)
+        st.negate(item.answers)
+        return ("negate", item.answers.card.id, item.answers.ability.id)
+    return run
 
 
 @EFFECTS
-def eff_pending(it, a, card, controller, item, target):
-    ab = Ability(f"{card.id}.extra", "extra pending ability", "auto", None, "any", None, None, None, None, (), ())
-    it.pending[controller].append(Pending(ab, card, controller))
-    return "one more pending ability"
+def eff_pending(cx, a):
+    def run(st, card, controller, item, target):
+        st.add_pending(Pending(engine_ability("extra", card.id), card, controller))
+        return ("extra_pending",)
+    return run

@@ -1,166 +1,165 @@
-"""Node kinds: one method per kind (``visit_<kind>``), each returning the next node id (None: the
-turn ends). Begin and end of containers, automatic and closed actions, triggers, calls and check
-timings, gotos and exits, the end of the game, branches, loops, for-each and player actions.
-(Priority windows: ``windows``.)"""
+"""The node kinds the compiled program hands to the machine (the rest - begin, end, automatic and
+closed actions, triggers, calls, gotos, exits, branches and loops - are inline in the program):
+player actions and their decisions, for-each, the end of the game; and the scripted and policy
+decisions themselves."""
 from __future__ import annotations
 
-from ...core import model as m
-from .state import Frame, SimulationError
+from collections import deque
+
+from .cards import LABEL
+from .state import GameOver, SimulationError
 
 
 class Flow:
-    """The node kinds of the walk (a part of ``Interpreter``)."""
+    """Decisions and the node kinds with one (a part of ``Machine``)."""
 
-    def visit_begin(self, node):
-        c = self.game.containers[node.container]
-        if self.loops:  # entering a container afresh: its for-each loops start over
-            inside = set(c.nodes)
-            for nid in [k for k in self.loops if k in inside]:
-                del self.loops[nid]
-        self.record(node, m.Text(f"{c.label.ja}開始", f"{c.label.en}: start"))
-        return self.edge(node)
+    # --- decisions --------------------------------------------------------------------------------
+    def script(self, grouped) -> None:
+        """The scenario's choices, by node (``None``: the choices answering decisions in order)."""
+        self.choices = {at: deque(chs) for at, chs in grouped}
+        self.used_choices: set = set()
+        self.all_choices = self.sc.choices
 
-    def visit_end(self, node):
-        c = self.game.containers[node.container]
-        self.record(node, m.Text(f"{c.label.ja}終了", f"{c.label.en}: end"))
-        if c.kind == "procedure":
-            frame = self.frames.pop()
-            for e in self.game.successors(node.id):
-                if e.kind == "return" and e.via == frame.call:
-                    return e.dst
-            raise SimulationError("R503", f"no return edge from '{node.id}' to the caller '{frame.call}'", node.loc)
-        if c.kind == "turn":
-            return None
-        return self.edge(node)
-
-    def visit_auto(self, node):
-        actor = self.player_of(node.action.arg("player")) if node.action and node.action.arg("player") else None
-        what = self.perform(node, node.action, actor)
-        self.record(node, what, actor=actor)
-        return self.edge(node)
-
-    def visit_closed(self, node):
-        what = self.perform(node, node.action, None)
-        self.record(node, m.Text(f"（プレイ不可）{what.ja}", f"(no plays) {what.en}"))
-        return self.edge(node)
-
-    def visit_trigger(self, node):
-        before = {p: len(v) for p, v in self.pending.items()}
-        self.fire(node.event)
-        new = [x.label for p in self.players for x in self.pending[p][before[p]:]]
-        ev = self.game.events[node.event].name
-        what = m.Text(f"「{ev.ja}」で待機: {', '.join(new) or 'なし'}",
-                      f"'{ev.en}' triggers: {', '.join(new) or 'nothing'}")
-        self.record(node, what)
-        return self.edge(node)
-
-    def visit_check(self, node):
-        return self.visit_call(node)
-
-    def visit_call(self, node):
-        args = {}
-        for k, v in node.call_args:
-            args[k] = v
-        if "amount" in args:  # a call that deals damage sets the points still to deal
-            self.damage_left = self.value_of(args["amount"])
-        self.frames.append(Frame(node.id, args))
-        if node.callee == "check_timing" or node.kind == "check":
-            self.fire("check_timing", quiet=True)
-        self.record(node, m.Text(f"{node.label.ja}", f"{node.label.en}" + (f" ({', '.join(f'{k}={v}' for k, v in node.call_args)})" if node.call_args else "")))
-        return self.edge(node, "call")
-
-    def value_of(self, v) -> int:
-        if isinstance(v, int):
-            return v
-        if isinstance(v, str) and v in self.game.constants:
-            return self.const(v)
-        if isinstance(v, str) and self.attack is not None:
-            return max(0, self.attack.attacker.stat(v))
-        return 0
-
-    def visit_goto(self, node):
-        self.record(node, node.label)
-        return node.target
-
-    def visit_exit(self, node):
-        self.record(node, node.label)
-        for nid in [k for k in self.loops if k in node.loops]:
-            del self.loops[nid]  # leaving a for-each early: it starts over next time
-        return node.target
-
-    def visit_end_game(self, node):
-        if node.result == "draw":
-            self.result = "draw"
-            self.losers = list(self.players)
-        else:
-            pids = self.players_of(node.player)
-            loser = pids if node.result == "lose" else [self.other(p) for p in pids]
-            self.result = "lose"
-            self.losers = loser
-        self.record(node, m.Text(f"ゲーム終了: {node.label.ja}", f"game over: {node.label.en}"))
+    def next_choice(self, node_id, decision: bool = False):
+        """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
+        a window, which pending ability first) with none keyed to the node, the next unkeyed choice."""
+        lst = self.choices.get(node_id)
+        if not lst and decision:
+            lst = self.choices.get(None)
+        while lst:
+            ch = lst.popleft()
+            if id(ch) not in self.used_choices:
+                self.used_choices.add(id(ch))
+                return ch
         return None
 
-    def visit_branch(self, node):
-        for choice in node.choices:
-            if self.holds(choice.when, node):
-                lbl = choice.label or m.Text(choice.id, choice.id)
-                self.record(node, m.Text(f"{lbl.ja}", f"{lbl.en}"))
-                return choice.entry
-        self.record(node, m.Text("どれにも当たらない", "no case holds: otherwise"))
-        return node.otherwise
+    def card_for(self, ch):
+        """The card a scripted choice names, else the card chosen at the last decision."""
+        return self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
 
-    def visit_loop(self, node):
-        if self.holds(node.condition, node):
-            self.record(node, m.Text("続ける", "condition holds: once more"))
-            return self.edge(node, "loop")
-        self.record(node, m.Text("終わる", "condition no longer holds: done"))
-        return self.edge(node, "exit")
+    def choice_at(self, node, decision: bool = False):
+        """The scripted choice for this visit of the node: at a player node, the one its decision
+        took (so the node's own action uses it); elsewhere, the next one scripted for the node."""
+        if node is None:
+            return None
+        if self.player_choice is not None and self.player_choice_node == node.id and node.kind == "player":
+            return self.player_choice
+        return self.next_choice(node.id, decision)
 
-    def visit_foreach(self, node):
-        items = self.game.lists[node.over]
-        i = self.loops.get(node.id, 0)
-        if i < len(items):
-            self.loops[node.id] = i + 1
-            self.vars[node.var] = items[i].id
-            self.record(node, m.Text(f"{items[i].name.ja}（{i + 1}/{len(items)}）", f"{items[i].name.en} ({i + 1}/{len(items)})"))
-            return self.edge(node, "loop")
-        self.loops.pop(node.id, None)
-        self.vars.pop(node.var, None)
-        self.record(node, m.Text("すべて終えた", "every item done"))
-        return self.edge(node, "exit")
+    def decide(self, node, actor):
+        if not node.choices and not node.may:
+            # a player action with only 'do': its action takes a choice only when it needs one
+            # (a discard when the hand is over the limit), so a repeated visit does not use it up
+            self.player_choice_node, self.player_choice = node.id, None
+            return None, None
+        ch = self.next_choice(node.id, decision=True)
+        self.player_choice_node, self.player_choice = node.id, ch
+        if ch is not None:
+            return ch, "scenario"
+        if self.strict:
+            raise SimulationError("R501", f"unscripted decision at '{node.id}' ({node.label.en}) for {self.who(actor)}",
+                                  node.loc, help=f"add a choice: {{at: {node.id}, take: ...}}")
+        self.policy_decisions += 1
+        return None, f"policy:{self.policy}"
 
-    def visit_player(self, node):
-        actor = self.player_of(node.actor) if node.actor not in ("any", "both") else self.turn_player
+    def policy_pick(self, available):
+        if self.policy == "first":
+            return available[0]
+        if self.policy == "random":
+            return self.rng.choice(available)
+        return available[-1]
+
+    # --- node kinds -------------------------------------------------------------------------------
+    def player(self, ni: int) -> int:
+        """A player action: the decision, the action, the entry; the index of the option taken (-1: none)."""
+        prog = self.prog
+        node = prog.nodes[ni]
+        self.at = self.node = ni
+        actor = self.seat[prog.actor_seat[ni]]
+        act = prog.actions.get(ni)
         ch, by = self.decide(node, actor)
+        out = self.out
         if node.choices or node.may:  # a decision: what it chose (a do-only action keeps the earlier choice)
             self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
         if node.choices:
-            did = self.perform(node, node.action, actor) if node.action else None  # e.g. choose the attacker first
-            available = [c for c in node.choices if c.when is None or self.holds(c.when, node)]
+            did = act(self) if act is not None else None  # e.g. choose the attacker first
+            conds = prog.option_when[ni]
+            available = [k for k, c in enumerate(node.choices) if conds[k] is None or conds[k](self)]
             if not available:
                 raise SimulationError("R503", f"no option of '{node.id}' is available", node.loc)
             if ch is not None and ch.take is not None:
-                pick = next((c for c in available if c.id == ch.take), None)
-                if pick is None:
+                k = next((k for k in available if node.choices[k].id == ch.take), None)
+                if k is None:
                     raise SimulationError("R503", f"option '{ch.take}' of '{node.id}' is not available now "
-                                          f"(available: {', '.join(c.id for c in available)})", ch.loc)
+                                          f"(available: {', '.join(node.choices[k].id for k in available)})", ch.loc)
             else:
-                pick = self.policy_pick(node, available)
-            self.decisions[node.id] = pick.id
-            lbl = pick.label or m.Text(pick.id, pick.id)
-            pre = f"{did.en}; " if did else ""
-            pre_ja = f"{did.ja}、" if did else ""
-            self.record(node, m.Text(f"{pre_ja}「{lbl.ja}」を選ぶ", f"{pre}chooses '{lbl.en}'"), actor=actor, decided_by=by)
-            return pick.entry
+                k = self.policy_pick(available)
+            pick = node.choices[k].id
+            self.decisions[node.id] = pick
+            if out is not None:
+                out((ni, ("choose", pick, did), actor, by))
+            return k
         if node.may:
             yes = (ch.take != "no") if ch is not None else self.policy != "pass"
             self.decisions[node.id] = "yes" if yes else "no"
             if yes:
-                did = self.perform(node, node.action, actor)
-                self.record(node, m.Text(f"行う: {did.ja}", f"does it: {did.en}"), actor=actor, decided_by=by)
-            else:
-                self.record(node, m.Text("行わない", "declines"), actor=actor, decided_by=by)
-            return self.edge(node)
-        did = self.perform(node, node.action, actor)
-        self.record(node, did, actor=actor, decided_by=by if ch is not None or node.action else None)
-        return self.edge(node)
+                did = act(self) if act is not None else LABEL
+                if out is not None:
+                    out((ni, ("does", did), actor, by))
+            elif out is not None:
+                out((ni, ("declines",), actor, by))
+            return -1
+        did = act(self) if act is not None else LABEL
+        if out is not None:
+            out((ni, did, actor, by if ch is not None or node.action else None))
+        return -1
+
+    def foreach(self, ni: int) -> bool:
+        """The next item of a for-each (True), or every item done (False)."""
+        node = self.prog.nodes[ni]
+        self.node = ni
+        items = self.prog.game.lists[node.over]
+        i = self.loops.get(node.id, 0)
+        if i < len(items):
+            self.loops[node.id] = i + 1
+            self.vars[node.var] = items[i].id
+            if self.out is not None:
+                self.out((ni, ("item", node.over, items[i].id, i + 1, len(items))))
+            return True
+        self.loops.pop(node.id, None)
+        self.vars.pop(node.var, None)
+        if self.out is not None:
+            self.out((ni, ("items_done",)))
+        return False
+
+    def reset_loops(self, ids) -> None:
+        """Entering a container afresh (or leaving loops by an exit): its for-each loops start over."""
+        for nid in ids:
+            self.loops.pop(nid, None)
+
+    def end_game(self, ni: int):
+        node = self.prog.nodes[ni]
+        if node.result == "draw":
+            self.result = "draw"
+            self.losers = list(self.players)
+        else:
+            pids = [self.seat[i] for i in self.prog.cx.seats(node.player)]
+            self.result = "lose"
+            self.losers = pids if node.result == "lose" else [self.other(p) for p in pids]
+        if self.out is not None:
+            self.out((ni, ("end_game", self.result, tuple(self.losers))))
+        raise GameOver
+
+    def value_of(self, v) -> int:
+        if isinstance(v, int):
+            return v
+        if isinstance(v, str) and v in self.prog.game.constants:
+            return self.prog.cx.int(v)
+        if isinstance(v, str) and self.attack is not None:
+            return max(0, self.attack.attacker.stat(v))
+        return 0
+
+    def jumped_out(self, ni: int, target: int):
+        node = self.prog.nodes[ni]
+        raise SimulationError("R503", f"the procedure called at '{node.id}' jumps out of itself "
+                              f"(to '{self.prog.ids[target]}')", node.loc)

@@ -1,8 +1,8 @@
-"""The run state: run-time errors, cards in play, pending abilities, stack items, the attack, call
-frames; and the registry that maps the names a rule file uses to their implementations."""
+"""The run state's parts: errors, cards in play, pending abilities and the stack (kept so that the
+snapshot a trace entry holds costs O(1) to take), the attack; and the registry that maps the names
+a rule file uses to the functions that compile them."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ...core import model as m
@@ -17,63 +17,123 @@ class SimulationError(Exception):
         self.code, self.message, self.loc, self.help = code, message, loc, help
 
 
-class RCard:
-    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot", "damage")
+class GameOver(Exception):
+    """An end_game node ended the game: unwinds the turn."""
 
-    def __init__(self, spec, owner):
-        self.id, self.spec, self.owner = spec.id, spec, owner
+
+class OutOfSteps(Exception):
+    """The step budget ran out in a run without a trace (it is run again with one, to name the cycle)."""
+
+
+class RCard:
+    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot", "damage", "base", "name")
+
+    def __init__(self, spec, owner, base, zone=None, slot=None):
+        self.id, self.spec, self.owner, self.name = spec.id, spec, owner, spec.name
+        self.base = base  # the card's values (shared by every run; never changed)
         self.state = spec.state
         self.mods: list[tuple[str, int]] = []
-        self.zone = None
+        self.zone: str | None = zone
         self.used = False
-        self.slot: int | None = None  # its stage position (kept when it leaves, so an encore returns it there)
-        self.damage = 0  # damage dealt to it and not yet reset (battle damage stays until a damage reset)
+        self.slot: int | None = slot  # its stage position (kept when it leaves, so that it can come back there)
+        self.damage = 0  # damage dealt to it and not yet reset
 
     def stat(self, name: str) -> int:
-        base = dict(self.spec.stats).get(name, 0)
-        return base + sum(v for k, v in self.mods if k == name)
+        v = self.base.get(name, 0)
+        for k, x in self.mods:
+            if k == name:
+                v += x
+        return v
 
-    @property
-    def name(self) -> str:
-        return self.spec.name
+
+def engine_ability(kind: str, card_id: str, effect: tuple = (), arg: str | None = None) -> Ability:
+    """An ability the engine itself makes (an abolish effect, an extra pending ability): its id is
+    ``<kind>`` or ``<kind>:<arg>``, and the narration names it from the catalogue."""
+    aid = kind if arg is None else f"{kind}:{arg}"
+    return Ability(aid, "", "auto", None, "self", None, None, None, None, (), effect)
 
 
-@dataclass
 class Pending:
-    ability: Ability
-    card: RCard
-    controller: str
+    __slots__ = ("ability", "card", "controller", "ref")
 
-    @property
-    def label(self) -> str:
-        return f"{self.card.name}: {self.ability.label}"
+    def __init__(self, ability: Ability, card: RCard, controller: str):
+        self.ability, self.card, self.controller = ability, card, controller
+        self.ref = (card.id, ability.id)
 
 
-@dataclass
 class StackItem:
-    ability: Ability
-    card: RCard
-    controller: str
-    answers: "StackItem | None" = None
-    target: RCard | None = None
-    negated: bool = False
+    __slots__ = ("ability", "card", "controller", "answers", "target", "negated")
+
+    def __init__(self, ability, card, controller, answers=None, target=None):
+        self.ability, self.card, self.controller = ability, card, controller
+        self.answers, self.target, self.negated = answers, target, False
 
     @property
-    def label(self) -> str:
-        return f"{self.card.name}: {self.ability.label}" + (" (negated)" if self.negated else "")
+    def ref(self):
+        return (self.card.id, self.ability.id, self.negated)
 
 
-@dataclass
+class Queue:
+    """A player's pending abilities, oldest first. Items are only ever appended to ``log`` (a removal
+    other than of the oldest starts a new log), so a snapshot is ``(log, head, end)``: O(1) to take
+    and immutable in effect, and K pending abilities cost O(K), not O(K^2), to trace."""
+
+    __slots__ = ("log", "head", "n")
+
+    def __init__(self):
+        self.log: list[Pending] = []
+        self.head = 0
+        self.n = 0  # how many are pending
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def append(self, p: Pending) -> None:
+        self.log.append(p)
+        self.n += 1
+
+    def items(self) -> list[Pending]:
+        return self.log[self.head:]
+
+    def pop(self, i: int = 0) -> Pending:
+        log, h = self.log, self.head
+        self.n -= 1
+        if i == 0:
+            p = log[h]
+            self.head = h + 1
+            if self.head > 64 and self.head * 2 > len(log):
+                self.log, self.head = log[self.head:], 0
+            return p
+        p = log[h + i]
+        self.log, self.head = log[h:h + i] + log[h + i + 1:], 0
+        return p
+
+    def snap(self) -> tuple:
+        return (self.log, self.head, len(self.log))
+
+
+def unsnap_queue(snap) -> tuple:
+    log, h, e = snap
+    return tuple(p.ref for p in log[h:e])
+
+
+def unsnap_stack(snap) -> tuple:
+    """A stack snapshot (a cons list, newest first) as a tuple, bottom first."""
+    out = []
+    while snap is not None:
+        out.append(snap[0])
+        snap = snap[1]
+    return tuple(reversed(out))
+
+
 class Attack:
-    attacker: RCard
-    defender: RCard | None
-    side: str  # player id of the attacker
+    __slots__ = ("attacker", "defender", "side")
 
-
-@dataclass
-class Frame:
-    call: str  # the call node id
-    args: dict = field(default_factory=dict)
+    def __init__(self, attacker: RCard, defender: RCard | None, side: str):
+        self.attacker, self.defender, self.side = attacker, defender, side
 
 
 class Registry(dict):

@@ -1,66 +1,68 @@
 """Priority windows and the stack: who holds priority, what they play or whether they pass, when
-the window closes, and the stack resolved newest first."""
+the window closes, and the stack resolved newest first (each item an entry of its own). No cap on
+the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
-from ...core import model as m
+from .abilities import SCOPE
 from .state import Registry, SimulationError, StackItem
 
 WINDOW_ACTIONS = Registry("act_")
 
 
 class Windows:
-    """Priority windows and the stack (a part of ``Interpreter``)."""
+    """Priority windows and the stack (a part of ``Machine``)."""
 
-    def visit_window(self, node):
+    def window(self, ni: int) -> None:
+        prog = self.prog
+        node = prog.nodes[ni]
         w = node.window
-        first = self.player_of(w.first)
-        allowed = {self.player_of(r) for r in w.who}
+        first_i, who_i, need = prog.windows[ni]
+        seat, out = self.seat, self.out
+        first = seat[first_i]
+        allowed = {seat[i] for i in who_i}
+        self.at = self.node = ni
         # abilities triggered just before a window go on the stack first (turn player's first)
-        if w.resolve == "stack" and self.game.check_timing is None:
-            for pid in (self.turn_player, self.other(self.turn_player)):
+        if w.resolve == "stack" and prog.game.check_timing is None:
+            for pid in (seat[0], seat[1]):
                 while self.pending[pid]:
-                    p = self.pending[pid].pop(0)
-                    self.stack.append(StackItem(p.ability, p.card, p.controller, self.stack[-1] if self.stack else None))
-        self.priority = first
+                    p = self.pop_pending(pid, 0)
+                    self.push(StackItem(p.ability, p.card, p.controller, self.stack[-1] if self.stack else None))
+        self.set_priority(first)
         passes = 0
-        need = w.passes if w.close == "consecutive_passes" else (len(allowed) if w.close == "all_pass" else 1)
-        rounds = 0
         while True:
-            rounds += 1
-            if rounds > 200:
-                raise SimulationError("R502", f"priority window '{node.id}' did not close after 200 decisions", node.loc)
+            self.tick()
             pid = self.priority
             play, by = self.window_decision(node, w, pid) if pid in allowed else (None, None)
             if play is None:  # a pass (a role that may not act here passes by itself)
                 passes += 1
-                if pid in allowed:
-                    self.record(node, m.Text(f"パス（連続{passes}回）", f"passes ({passes} in a row)"), actor=pid, decided_by=by)
-                self.priority = self.other(pid)
+                if pid in allowed and out is not None:
+                    out((ni, ("pass", passes), pid, by))
+                self.set_priority(self.other(pid))
                 if passes >= need:
-                    if not self.close_window(node, w):
+                    if not self.close_window(ni, w):
                         break
                     passes = 0
-                    self.priority = first
+                    self.set_priority(first)
                 continue
             card, ab, target = play
             card.used = True
             item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
+            effect = prog.effect
             for cost in ab.cost:
-                self.effects[cost.name](self, dict(cost.args), card, pid, item, target)
+                effect(cost)(self, card, pid, item, target)
             passes = 0
-            self.fire("played", subject=card)
+            self.fire("played", card)
             if w.resolve == "stack":
-                self.stack.append(item)
-                self.record(node, m.Text(f"{card.name}をプレイ（スタックへ）", f"plays {card.name}: {ab.label} (onto the stack)"),
-                            actor=pid, decided_by=by)
+                self.push(item)
+                if out is not None:
+                    out((ni, ("window_play", card.id, ab.id, None), pid, by))
             else:
                 done = self.resolve_effects(ab, card, pid, item, target)
-                self.record(node, m.Text(f"{card.name}をプレイ: {done}", f"plays {card.name}: {ab.label}: {done}"),
-                            actor=pid, decided_by=by)
+                if out is not None:
+                    out((ni, ("window_play", card.id, ab.id, done), pid, by))
             if w.after_play == "alternate":
-                self.priority = self.other(pid)
-        self.priority = None
-        return self.edge(node)
+                self.set_priority(self.other(pid))
+        self.set_priority(None)
 
     def window_decision(self, node, w, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
@@ -87,20 +89,22 @@ class Windows:
             return None, f"policy:{self.policy}"
         return (options[0] if self.policy == "first" else self.rng.choice(options)), f"policy:{self.policy}"
 
-    def close_window(self, node, w) -> bool:
+    def close_window(self, ni, w) -> bool:
         """Both passed: resolve the stack (if any). True when the window reopens."""
-        self.priority = None
+        self.set_priority(None)
         if not self.stack:
-            self.record(node, m.Text("連続パスで終了", "closes: passes in a row"))
+            if self.out is not None:
+                self.out((ni, ("window_closes",)))
             return False
-        what = self.resolve_stack()
-        self.record(node, what)
+        n = self.resolve_stack()
+        if self.out is not None:
+            self.out((ni, ("stack_resolved", n)))
         return w.after_resolve == "reopen"
 
     def playable(self, pid, w):
         out = []
-        for z in ("hand", "stage", "control_area"):
-            for card in self.zones[pid].get(z, []):
+        for z in self.prog.cx.zones_of("hand", "stage", "field"):
+            for card in self.zones[pid][z]:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
@@ -108,23 +112,30 @@ class Windows:
                         out.append((card, ab, None))
         return out
 
-    def resolve_stack(self) -> m.Text:
-        done = []
+    def resolve_stack(self) -> int:
+        """Resolve the stack newest first, each item an entry of its own; the number resolved."""
+        n = 0
         while self.stack:
-            item = self.stack.pop()
-            if item.negated:
-                done.append(f"{item.card.name}: negated, no effect")
-                continue
-            done.append(f"{item.card.name}: {self.resolve_effects(item.ability, item.card, item.controller, item, item.target)}")
-        return m.Text("新しい順に解決: " + " / ".join(done), "resolved newest first: " + " / ".join(done))
+            self.tick()
+            item = self.pop_stack()
+            out = self.out
+            if out is not None:
+                out(SCOPE)
+            done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
+            if out is not None:
+                out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
+            n += 1
+        return n
 
 
 @WINDOW_ACTIONS
-def act_resolve(it, node, a):
-    if not it.stack and it.chosen is not None:
-        ab = next((x for x in it.chosen.spec.abilities if x.kind == "activated"), None)
-        if ab is not None:
-            done = it.resolve_effects(ab, it.chosen, it.chosen.owner, None, None)
-            return m.Text(f"{it.chosen.name}を解決: {done}", f"{it.chosen.name} resolves: {done}")
-        return m.Text("解決するものなし", "nothing to resolve")
-    return it.resolve_stack()
+def act_resolve(cx, node, a):
+    def run(st):
+        if not st.stack and st.chosen is not None:
+            chosen = st.chosen
+            ab = next((x for x in chosen.spec.abilities if x.kind == "activated"), None)
+            if ab is not None:
+                return ("resolve_chosen", chosen.id, ab.id, st.resolve_effects(ab, chosen, chosen.owner, None, None))
+            return ("nothing_to_resolve",)
+        return ("stack_resolved", st.resolve_stack())
+    return run

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ...core import model as m
-from ...core.scenario import Scenario
+from tcgtiming.core import model as m
+from tcgtiming.core.scenario import Scenario
 from .abilities import ABILITY_ACTIONS, Abilities
 from .cards import CARD_ACTIONS
 from .combat import COMBAT_ACTIONS

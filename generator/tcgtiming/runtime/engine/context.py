@@ -1,0 +1,101 @@
+"""The compile context: what the compilers of predicates, actions and effects resolve ahead of time -
+roles to seats (0: the turn player, 1: the other, 2: ``self``, the player a rule or ability is
+tested for), constants to integers, zone roles to zone ids - and the helpers built on zone roles
+(drawing, the characters that may attack, the zones in play, the active character of a party)."""
+from __future__ import annotations
+
+from ...core import model as m
+from .state import SimulationError
+
+BOTH = (0, 1)
+
+
+class Cx:
+    def __init__(self, game: m.Game):
+        self.game = game
+        self.node: m.Node | None = None  # the node being compiled (for the location of errors)
+        self.roles = {}
+        for z in game.zones.values():
+            role = z.get("role")
+            if role is not None:
+                self.roles.setdefault(role, z.id)
+
+    @property
+    def loc(self):
+        return self.node.loc if self.node is not None else None
+
+    def seat(self, role):
+        if role is None:
+            return None
+        if role == "self":
+            return 2
+        r = self.game.roles.get(role)
+        if r is None:
+            if role in ("any", "both"):
+                return 0
+            raise SimulationError("R503", f"the game has no role '{role}'", self.loc)
+        return 0 if r.get("seat") == "turn" else 1
+
+    def seats(self, player) -> tuple:
+        """The seats of a player argument: both for 'any' and 'both'."""
+        if player in ("any", "both"):
+            return BOTH
+        return (self.seat(player),)
+
+    def int(self, value) -> int:
+        if isinstance(value, str):
+            v = self.game.constants.get(value)
+            if isinstance(v, int):
+                return v
+            raise SimulationError("R503", f"'{value}' is not an integer constant of the game", self.loc)
+        return int(value)
+
+    # --- zones by role ---------------------------------------------------------------------------
+    def zone(self, role: str) -> str:
+        z = self.roles.get(role)
+        if z is None:
+            raise SimulationError("R503", f"no zone of the game has the role '{role}'", self.loc,
+                                  help=f"declare 'role: {role}' on the zone that plays it")
+        return z
+
+    def zone_or_none(self, role: str) -> str | None:
+        return self.roles.get(role)
+
+    def zones_of(self, *roles: str) -> tuple:
+        return tuple(self.roles[r] for r in roles if r in self.roles)
+
+    def in_play(self) -> frozenset:
+        return frozenset(self.zones_of("stage", "field", "parties"))
+
+    def drawer(self):
+        deck, hand = self.zone("deck"), self.zone("hand")
+        return lambda st, pid, n: st.draw(pid, n, deck, hand)
+
+    def attackers(self):
+        """The characters of a player that may attack or block: the front positions of the stage, or
+        the field."""
+        stage = self.zone_or_none("stage")
+        if stage is not None:
+            front = self.game.zones[stage].get("front")
+
+            def on_stage(st, pid):
+                return [c for c in st.zones[pid][stage] if c.slot is not None and (front is None or c.slot < front)
+                        and c.spec.type in ("character", "unit")]
+            return on_stage
+        field = self.zone_or_none("field")
+        if field is None:
+            return lambda st, pid: []
+        return lambda st, pid: [c for c in st.zones[pid][field] if c.spec.type in ("character", "unit")]
+
+    def active(self):
+        """The active character (the top card) of a faction's party."""
+        parties = self.zone_or_none("parties")
+
+        def active(st, pid, party):
+            if parties is None:
+                return None
+            for c in st.zones[pid][parties]:
+                if c.spec.faction == party:
+                    return c
+            return None
+        return active

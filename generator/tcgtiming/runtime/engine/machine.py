@@ -1,0 +1,291 @@
+"""``Machine``: the run state of a game's program and a scenario - seats and players, zones and
+cards, pending abilities, the stack, the attack, the decisions taken - and the services the
+program's code and the compiled actions call: moving cards, the step budget that every loop of the
+engine counts against, and the state's fingerprint.
+
+With a trace, everything goes into one stream of records, in the order it happens (``out``):
+an entry ``(node, event[, actor[, decided_by]])``; a change ``("move", card, from, to)``, ...,
+which belongs to the next entry; the context ``(None, (turn, turn player, pending, stack,
+priority))`` whenever it changes; and ``(None, None)`` where the work of an entry made inside a
+node's work begins (its changes are its own). ``result.Entries`` turns the stream into entries."""
+from __future__ import annotations
+
+import random
+
+from ...core.scenario import Scenario
+from .abilities import Abilities
+from .flow import Flow
+from .state import OutOfSteps, Queue, RCard, SimulationError
+from .windows import Windows
+
+
+class Machine(Flow, Windows, Abilities):
+    """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
+
+    def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
+                 ring=None):
+        self.prog, self.sc, self.strict = prog, scenario, strict
+        self.policy = policy or scenario.policy
+        self._rng = None
+        setup = prog.setup(scenario)  # what every run of the scenario starts from, worked out once
+        self.players, self.names = setup.players, setup.names
+        self.first_turn = scenario.first_turn
+        self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
+        self.zones: dict[str, dict[str, list[RCard]]] = {}
+        self.cards: dict[str, RCard] = {}
+        made = []
+        for pid, layout in setup.zones:
+            zones = self.zones[pid] = {}
+            for z, cards in layout:
+                here = zones[z] = []
+                for spec, base, slot in cards:
+                    card = RCard(spec, pid, base, z, slot)
+                    here.append(card)
+                    self.cards[spec.id] = card
+                    made.append(card)
+        # the index of auto abilities by event: (card, ability), in the order of the scenario's cards
+        self.listen = {ev: [(made[i], ab) for i, ab in items] for ev, items in setup.listen}
+        other = [p for p in self.players if p != scenario.turn_player]
+        self.seat = [scenario.turn_player, other[0] if other else scenario.turn_player, None]  # turn, non-turn, self
+        self.turn_index = 0
+        self.pending = {p: Queue() for p in self.players}
+        self.stack: list = []
+        self.ssnap = None  # the stack as a cons list (newest first): an entry's O(1) snapshot
+        self.attack = None
+        self.attacks_this_turn = 0
+        self.revealed: list[RCard] = []
+        self.damage_left = 0
+        self.decisions: dict[str, str] = {}
+        self.chosen: RCard | None = None
+        self.event_counts: dict[str, int] = {}
+        self.losers: list[str] = []
+        self.result = "ongoing"
+        self.frames: list[int] = []  # the call nodes of the procedures being run
+        self.loops: dict[str, int] = {}
+        self.vars: dict[str, str] = {}
+        self.priority: str | None = None
+        self.window_state = None
+        self.in_interrupt = False
+        self.rule_key: str | None = None
+        self.policy_decisions = 0
+        self.player_choice_node: str | None = None
+        self.player_choice = None
+        self.script(setup.choices)
+        self.left = scenario.max_steps  # steps left in the budget
+        self.at = 0  # the node being run (for entries made inside its work; kept up to date with the trace)
+        self.node = 0  # the latest decision's node (player action, window, for-each): the state's position
+        self.out = out  # the record stream (None: no trace)
+        self.queues = [self.pending[p] for p in self.players]
+        self.ring = ring  # the recent records, when a run is repeated to name the cycle it is caught in
+
+    @property
+    def rng(self) -> random.Random:
+        """The scenario's seeded random numbers (made when first needed: a shuffle, the random policy)."""
+        if self._rng is None:
+            self._rng = random.Random(self.sc.seed)
+        return self._rng
+
+    # --- players --------------------------------------------------------------------------------
+    def other(self, pid: str) -> str:
+        return self.players[1] if pid == self.players[0] else self.players[0]
+
+    def who(self, pid: str | None) -> str:
+        return "-" if pid is None else f"{self.names[pid]} ({pid})"
+
+    def zone(self, pid: str, z: str) -> list[RCard]:
+        if z not in self.zones[pid]:
+            raise SimulationError("R503", f"the game has no zone '{z}'")
+        return self.zones[pid][z]
+
+    # --- changes, each a fact of the current entry ----------------------------------------------
+    def note(self, fact) -> None:
+        if self.out is not None:
+            self.out(fact)
+
+    def move_card(self, card: RCard, to: str, *, top: bool = False) -> None:
+        zones = self.zones[card.owner]
+        src = zones.get(card.zone) if card.zone else None
+        if src is not None:
+            try:
+                src.remove(card)
+            except ValueError:
+                pass
+        dest = zones.get(to)
+        if dest is None:
+            dest = self.zone(card.owner, to)
+        stage = self.stage
+        if to == stage:
+            taken = {c.slot for c in dest}
+            if card.slot is None or card.slot in taken:
+                card.slot = next(i for i in range(len(dest) + 1) if i not in taken)
+            dest.append(card)
+            dest.sort(key=lambda c: c.slot)
+        elif top:
+            dest.insert(0, card)
+        else:
+            dest.append(card)
+        came_from = card.zone
+        card.zone = to
+        if self.out is not None:
+            self.out(("move", card.id, came_from, to))
+        if to != stage:
+            card.mods = []
+            card.damage = 0
+        if stage is not None and came_from == stage and to != stage:
+            if card.state is not None:
+                self.set_state(card, None)  # a card off the stage is neither standing, rested nor reversed
+            if "left_stage" in self.listen:
+                self.fire("left_stage", card)
+        if "entered" in self.listen:
+            self.fire("entered", card)
+        if self.prog.interrupt_rules:
+            self.interrupts()
+
+    def draw(self, pid: str, n: int, deck: str, hand: str) -> list[RCard]:
+        drawn = []
+        zones = self.zones[pid]
+        for _ in range(n):
+            if not zones[deck]:
+                self.interrupts()
+                if not zones[deck]:
+                    break
+            card = zones[deck][0]
+            self.move_card(card, hand)
+            drawn.append(card)
+        return drawn
+
+    def set_state(self, card: RCard, to) -> None:
+        if self.out is not None and card.state != to:
+            self.out(("state", card.id, card.state, to))
+        card.state = to
+
+    def modify(self, card: RCard, stat: str, by: int) -> None:
+        old = card.stat(stat)
+        card.mods.append((stat, by))
+        if self.out is not None:
+            self.out(("stat", card.id, stat, old, old + by))
+
+    def deal(self, card: RCard, amount: int) -> None:
+        card.damage += amount
+        if self.out is not None:
+            self.out(("damage", card.id, amount, card.damage))
+
+    def lose(self, pid: str) -> None:
+        if pid not in self.losers:
+            self.losers.append(pid)
+            self.note(("lose", pid))
+
+    # --- pending abilities, the stack, priority: the context of the entries -----------------------
+    def add_pending(self, p) -> None:
+        self.pending[p.controller].append(p)
+        if self.out is not None:
+            self.context()
+
+    def pop_pending(self, pid: str, i: int):
+        p = self.pending[pid].pop(i)
+        if self.out is not None:
+            self.context()
+        return p
+
+    def push(self, item) -> None:
+        self.stack.append(item)
+        if self.out is not None:
+            self.ssnap = (item.ref, self.ssnap)
+            self.context()
+
+    def pop_stack(self):
+        item = self.stack.pop()
+        if self.out is not None:
+            self.ssnap = self.ssnap[1]
+            self.context()
+        return item
+
+    def negate(self, item) -> None:
+        item.negated = True
+        if self.out is None:
+            return
+        # the snapshot's cells from the top down to the item are made again (the item answered is
+        # usually the top one: O(1)); the cells below are shared
+        above, snap = [], self.ssnap
+        for x in reversed(self.stack):
+            above.append(x)
+            snap = snap[1]
+            if x is item:
+                break
+        else:
+            return  # no longer on the stack: nothing shown changes
+        for x in reversed(above):
+            snap = (x.ref, snap)
+        self.ssnap = snap
+        self.context()
+
+    def set_priority(self, pid) -> None:
+        if self.priority != pid:
+            self.priority = pid
+            if self.out is not None:
+                self.context()
+
+    def context(self) -> None:
+        """The context of the entries from here on: turn, turn player, pending, stack, priority (O(1))."""
+        a, b = self.queues if len(self.queues) == 2 else (self.queues + self.queues)[:2]
+        self.out((None, (self.turn_index, self.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))[:len(self.queues)],
+                         self.ssnap, self.priority)))
+
+    # --- the budget ------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """One step of a loop inside the engine (a window's decision, a rule applied, an ability resolved)."""
+        self.left -= 1
+        if self.left < 0:
+            self.out_of_steps()
+
+    def out_of_steps(self):
+        if self.ring is None:
+            raise OutOfSteps  # run again with the recent entries kept, to name the cycle
+        from .budget import budget_message
+        node = self.prog.nodes[self.at]
+        raise SimulationError("R502", budget_message(self.prog, self.sc.max_steps, self.ring), node.loc,
+                              help="the definition loops without end: give the loop an exit, or raise max_steps")
+
+    # --- turns -----------------------------------------------------------------------------------
+    def end_of_turn(self) -> None:
+        for pid in self.players:
+            for z in self.zones[pid].values():
+                for c in z:
+                    c.mods = []
+                    c.used = False
+        if self.prog.game.roles_swap:
+            self.seat[0], self.seat[1] = self.seat[1], self.seat[0]
+        self.attacks_this_turn = 0
+        self.attack = None
+        self.decisions.clear()
+
+    def no_edge(self, ni: int):
+        node = self.prog.nodes[ni] if ni >= 0 else None
+        raise SimulationError("R503", f"no edge leaves '{node.id if node else '?'}'", node.loc if node else None)
+
+    def final_zones(self) -> tuple:
+        return tuple((pid, tuple((z, tuple(c.id for c in cards)) for z, cards in self.zones[pid].items() if cards))
+                     for pid in self.players)
+
+    def unused_choices(self) -> tuple:
+        return tuple((ch.at, ch.loc) for ch in self.all_choices if id(ch) not in self.used_choices)
+
+    def fingerprint(self) -> tuple:
+        """A canonical, hashable snapshot of the game state: zones (each card with its state,
+        position, damage, modifiers), pending abilities, the stack, priority and the window, the
+        position (the procedures being run and the node), and what the rules read later (the attack,
+        the decisions, the revealed cards, event counts, for-each positions, the random state)."""
+        at = self.attack
+        return (
+            self.turn_index, tuple(self.seat[:2]), self.result, tuple(self.losers),
+            tuple((pid, tuple((z, tuple((c.id, c.state, c.slot, c.damage, tuple(c.mods), c.used) for c in cards))
+                              for z, cards in self.zones[pid].items())) for pid in self.players),
+            tuple((pid, tuple(p.ref for p in self.pending[pid].items())) for pid in self.players),
+            tuple(x.ref for x in self.stack), self.priority, self.window_state,
+            tuple(self.prog.ids[f] for f in self.frames), self.prog.ids[self.node],
+            (at.attacker.id, at.defender.id if at.defender else None, at.side) if at else None,
+            self.attacks_this_turn, tuple(c.id for c in self.revealed), self.damage_left,
+            tuple(sorted(self.decisions.items())), self.chosen.id if self.chosen else None,
+            tuple(sorted(self.event_counts.items())), tuple(sorted(self.loops.items())), tuple(sorted(self.vars.items())),
+            len(self.used_choices), hash(self._rng.getstate()) if self._rng is not None else self.sc.seed,
+        )
