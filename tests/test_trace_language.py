@@ -2,6 +2,7 @@
 masked, a Japanese trace has no Latin letter left and an English one no Japanese character - every
 other word comes from the catalogue (``core.words``), which has both languages for every key."""
 import dataclasses
+import html
 import re
 from pathlib import Path
 
@@ -76,7 +77,7 @@ RUNS = list(runs())
 @pytest.mark.parametrize("path,game,sc,run", RUNS, ids=[f"{p.parent.parent.name}/{p.stem}/{s.policy}" for p, _, s, _ in RUNS])
 def test_a_japanese_trace_has_no_english_word_but_given_names(path, game, sc, run):
     names = given_names(game, sc, "ja")
-    for text in (as_text(run, None, "ja"), as_markdown(run, None, "ja", brief=True),
+    for text in (as_text(run, None, "ja"), html.unescape(as_markdown(run, None, "ja", brief=True)),  # what a reader sees
                  "".join(line.split('"text": ')[1] for line in as_jsonl(run, "ja").splitlines())):
         left = LATIN.findall(masked(text, names))
         assert left == [], sorted(set(left))
@@ -85,7 +86,7 @@ def test_a_japanese_trace_has_no_english_word_but_given_names(path, game, sc, ru
 @pytest.mark.parametrize("path,game,sc,run", RUNS, ids=[f"{p.parent.parent.name}/{p.stem}/{s.policy}" for p, _, s, _ in RUNS])
 def test_an_english_trace_has_no_japanese(path, game, sc, run):
     names = given_names(game, sc, "en")
-    for text in (as_text(run, None, "en"), as_markdown(run, None, "en", brief=True)):
+    for text in (as_text(run, None, "en"), html.unescape(as_markdown(run, None, "en", brief=True))):
         left = JAPANESE.findall(masked(text, names))
         assert left == [], sorted(set(left))
 
