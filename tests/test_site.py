@@ -430,6 +430,23 @@ def test_cli_reports_an_invalid_rule_file_and_writes_nothing(cli, tmp_path):
     assert not (out / "site").exists()
 
 
+def test_the_site_refuses_a_game_id_given_twice_and_a_scenario_named_index(cli, mini_rules, tmp_path):
+    """Two rule files with one game id would lose one game's pages, and a scenario file named index.yaml
+    would replace the scenario list: located errors, nothing written."""
+    shutil.copytree(mini_rules / "mini", mini_rules / "mini2")
+    out = tmp_path / "out"
+    code, stdout, _ = cli("site", "--rules", mini_rules, "--out", out)
+    assert code == 1 and "error[C319]" in stdout and "mini2" in stdout
+    assert not (out / "site").exists()
+    shutil.rmtree(mini_rules / "mini2")
+    scenarios = mini_rules / "mini" / "scenarios"
+    first = sorted(scenarios.glob("*.yaml"))[0]
+    shutil.copy(first, scenarios / "index.yaml")
+    code, stdout, stderr = cli("site", "--rules", mini_rules, "--out", out)
+    assert code == 1 and "C320" in stdout + stderr and "index.yaml" in stdout + stderr
+    assert not (out / "site").exists()
+
+
 def test_cli_reports_a_scenario_that_fails_and_writes_nothing(cli, mini_rules, tmp_path):
     out = tmp_path / "out"
     code, stdout, _ = cli("site", "--rules", mini_rules, "--out", out)

@@ -69,11 +69,12 @@ def scenario_files(rules_dir: str) -> list[str]:
 def collect(rules_dir: str) -> Inputs:
     """Compile every rule file and run every shipped scenario (strict, expectations checked); raise
     InputError when anything is invalid."""
-    from ...frontend.pipeline import compile_file
+    from ...frontend.pipeline import add_collisions, compile_file
     from ...runtime.engine import SimulationError, simulate, verify
 
     files = rule_files(rules_dir)
     results = [compile_file(f) for f in files]
+    add_collisions(results)  # a game id given twice would lose a game's pages: an error, located
     if any(r.errors for r in results):
         raise InputError(invalid=[([r for r in results if r.diagnostics], files)])
     games: dict[str, Game] = {}
@@ -86,8 +87,11 @@ def collect(rules_dir: str) -> Inputs:
     runs: dict[str, list[ScenarioRun]] = {}
     error = InputError(scenarios=len(scenarios))
     shown_from = Path(rules_dir).resolve().parent
+    checked: list = []
     for path in scenarios:
         res = compile_scenario(path, rules_dir, compiled)
+        checked.append(res)
+        add_collisions(checked)  # an unsafe name, or two files naming the same pages: located errors
         if res.errors or res.scenario is None:
             error.invalid.append(([res], [path]))
             continue
