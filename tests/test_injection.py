@@ -99,3 +99,69 @@ def test_no_script_runs_from_rule_text_on_any_page(hostile_site):
         browser.close()
     assert dialogs == []
     assert found == {}
+
+
+def test_every_format_of_render_and_simulate_keeps_rule_text_as_text(tmp_path):
+    """The same corpus through `render` (SVG, PNG, DOT, Mermaid, the tables as Markdown, HTML and text)
+    and `simulate` (text, JSON Lines, Markdown): graphviz accepts every DOT file (no attribute came
+    from rule text), no SVG or HTML gets markup from it (opened in Chromium: no dialog, no handler,
+    no javascript: link), no Markdown gets a link or a tag from it, every JSON line parses."""
+    import json
+    import re
+    import subprocess
+    import sys
+
+    rules = make_corpus(ROOT / "rules", tmp_path)
+    env = {"PYTHONPATH": str(ROOT / "generator"), "PATH": "/usr/bin:/bin", "TCGTIMING_CACHE_DIR": str(tmp_path / "c")}
+
+    def tcg(*args):
+        p = subprocess.run([sys.executable, "-m", "tcgtiming", *map(str, args)], env=env, capture_output=True,
+                           text=True, timeout=600)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        return p.stdout
+
+    out = tmp_path / "charts"
+    tcg("render", rules, "--lang", "ja", "--lang", "en", "--format", "svg", "--format", "png", "--format", "dot",
+        "--format", "mermaid", "--format", "table", "--out", out)
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    assert {p.suffix for p in files} >= {".svg", ".png", ".dot", ".mmd", ".md", ".html", ".txt"}
+    link = re.compile(r"(?<!\\)\]\(\s*javascript:|<(script|img|svg|iframe|a)\b", re.I)  # Markdown: a link (not \]) or a tag
+    tag = re.compile(r"<(script|img|svg|iframe|a)\b", re.I)  # Mermaid: labels are quoted text, no Markdown
+    for f in files:
+        if f.suffix in (".md", ".mmd"):
+            text = f.read_text(encoding="utf-8")
+            if f.suffix == ".mmd":  # the front matter's title is a YAML string that Mermaid draws as text
+                text = "\n".join(line for line in text.splitlines() if not line.startswith("title: "))
+            found = (link if f.suffix == ".md" else tag).search(text)
+            assert not found, f"{f.name}: {found.group(0)}"
+            if f.suffix == ".mmd":
+                # Mermaid syntax from a label stays inside its quoted label: never a statement of its own
+                assert not re.search(r"^\s*(click X|X\(\(evil)", text, re.M)
+    traces = tmp_path / "traces"
+    scenarios = sorted(rules.glob("*/scenarios/*.yaml"))
+    tcg("simulate", *scenarios, "--out-dir", traces, "--lang", "ja")
+    for f in sorted(traces.rglob("*")):
+        if f.suffix == ".md":
+            text = f.read_text(encoding="utf-8")
+            assert not link.search(text), f"{f.name}: {link.search(text).group(0)}"
+        elif f.suffix == ".jsonl":
+            for line in f.read_text(encoding="utf-8").splitlines():
+                json.loads(line)
+    for fmt in ("markdown", "text"):
+        text = tcg("simulate", scenarios[0], "--format", fmt, "--lang", "en")
+        assert PLAYER_NAME in text.replace("&lt;", "<").replace("&gt;", ">").replace("\\", "") or fmt == "markdown"
+        if fmt == "markdown":
+            assert not link.search(text)
+    dialogs, found = [], {}
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        for f in files:
+            if f.suffix in (".svg", ".html"):
+                page.goto(f.as_uri(), wait_until="load")
+                bad = page.evaluate(_AUDIT)
+                if bad:
+                    found[f.name] = bad[:5]
+        browser.close()
+    assert dialogs == [] and found == {}
