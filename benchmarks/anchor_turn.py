@@ -3,7 +3,7 @@
 The peers are the anchors in ../shared/bench/anchors/ (read their README). tcgtiming runs the same
 turn from YAML: the rule file benchmarks/anchor/game.yaml (the anchors' model in the rule
 language) and a scenario generated from each anchor Scenario (benchmarks/anchor/model.py), in
-three ways: (d0) the interpreter as it was before the compiled engine (benchmarks/legacy/), (d) the
+three ways: (d0) the interpreter as it was before the compiled engine (benchmarks/legacy.py, read from the history), (d) the
 engine with its event trace recorded (every entry's facts kept, narration left for output time),
 (e) the engine without a trace (the exploration path).
 
@@ -61,12 +61,12 @@ def load_scenario(sc):
 
 
 class LegacyEngine:
-    """(d0): the interpreter before the compiled engine, a frozen copy in benchmarks/legacy/."""
+    """(d0): the interpreter before the compiled engine, read from the history by benchmarks/legacy.py."""
 
     name = "tcgtiming interpreter (before)"
 
     def __init__(self, sc):
-        from legacy.engine import simulate as legacy_simulate
+        from legacy import simulate as legacy_simulate
         self.simulate = legacy_simulate
         self.game = game()
         self.scenario = load_scenario(sc)

@@ -1,4 +1,4 @@
-"""The engine against the interpreter it replaced (benchmarks/legacy/), on every shipped scenario.
+"""The engine against the interpreter it replaced (benchmarks/legacy.py, read from the history), on every shipped scenario.
 
 1. compare: every shipped scenario run by both (strict), their traces compared entry by entry: the
    node, the actor and role, who decided, the pending abilities and the stack (labels), priority,
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "generator"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from legacy.engine import simulate as legacy_simulate  # noqa: E402
+from legacy import simulate as legacy_simulate  # noqa: E402
 from tcgtiming.frontend.pipeline import compile_file  # noqa: E402
 from tcgtiming.runtime.engine import program_for, simulate  # noqa: E402
 from tcgtiming.runtime.narrate import Narrator  # noqa: E402
