@@ -67,3 +67,10 @@ def os_error_text(exc: OSError) -> str:
     return _NAMED.get(exc.errno) or exc.strerror or str(exc)
 
 
+def emit(text: str, out: str | None) -> None:
+    """A command's output: to the file --out names (atomically, saying so on stderr), else to stdout."""
+    if out:
+        write_atomic(out, text)
+        sys.stderr.write(f"wrote {out}\n")
+    else:
+        sys.stdout.write(text)

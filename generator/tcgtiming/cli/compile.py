@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ..core.model import as_data
 from ..frontend.pipeline import add_collisions, compile_file
-from .common import inputs, print_diags, print_usage_problems, write_atomic
+from .common import emit, inputs, print_diags, print_usage_problems
 
 
 def run(args) -> int:
@@ -22,9 +21,5 @@ def run(args) -> int:
     games = {r.game.id: as_data(r.game) for r in results}
     text = json.dumps(games if len(games) != 1 else next(iter(games.values())), ensure_ascii=False, indent=2,
                       sort_keys=False) + "\n"
-    if args.out:
-        write_atomic(args.out, text)
-        sys.stderr.write(f"wrote {args.out}\n")
-    else:
-        sys.stdout.write(text)
+    emit(text, args.out)
     return 0

@@ -6,7 +6,7 @@ import sys
 
 from ..frontend.scenario import json_schema as scenario_schema
 from ..frontend.schema import json_schema
-from .common import report_current, write_atomic
+from .common import emit, report_current
 
 
 def run(args) -> int:
@@ -24,9 +24,5 @@ def run(args) -> int:
             return 1
         return report_current(current == text, f"{args.check} is current",
                                f"{args.check} is stale: run 'tcgtiming schema --out {args.check}'")
-    if args.out:
-        write_atomic(args.out, text)
-        sys.stderr.write(f"wrote {args.out}\n")
-    else:
-        sys.stdout.write(text)
+    emit(text, args.out)
     return 0
