@@ -5,6 +5,8 @@ integers, zones to ids) and returns the test, a function of the run state. A tes
 writes in place of the call."""
 from __future__ import annotations
 
+import operator
+
 from .state import Registry
 
 PREDICATES = Registry("pred_")
@@ -56,10 +58,16 @@ def pred_first_attack_of_turn(cx, a):
     return inline(lambda st: st.attacks_this_turn == 0, "(st.attacks_this_turn == 0)")
 
 
+def compared(cx, a, attr: str):
+    """A predicate comparing a number the run state keeps (``st.<attr>``) with the argument."""
+    test, src = compare(cx, a)
+    get = operator.attrgetter(attr)
+    return inline(lambda st: test(get(st)), "(" + src.format(f"st.{attr}") + ")")
+
+
 @PREDICATES
 def pred_attacks_this_turn(cx, a):
-    test, src = compare(cx, a)
-    return inline(lambda st: test(st.attacks_this_turn), "(" + src.format("st.attacks_this_turn") + ")")
+    return compared(cx, a, "attacks_this_turn")
 
 
 @PREDICATES
@@ -140,8 +148,7 @@ def pred_stack_empty(cx, a):
 
 @PREDICATES
 def pred_damage_left(cx, a):
-    test, src = compare(cx, a)
-    return inline(lambda st: test(st.damage_left), "(" + src.format("st.damage_left") + ")")
+    return compared(cx, a, "damage_left")
 
 
 @PREDICATES
