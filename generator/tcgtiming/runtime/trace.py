@@ -184,8 +184,10 @@ class Stream:
     or text, in one language): memory stays flat however long the run. ``finish(run)`` writes the
     summary (text)."""
 
-    def __init__(self, program, scenario, write, fmt: str = "json", lang: str = "en", colour: bool = False):
+    def __init__(self, program, scenario, write, fmt: str = "json", lang: str = "en", colour: bool = False,
+                 observe=None):
         self.f = Formatter(program.game, scenario, lang)
+        self.observe = observe  # a function given each entry too (e.g. ``runtime.expect.Checking.feed``)
         self.entries = Entries(program, scenario)
         self.write, self.fmt, self.colour = write, fmt, colour
         self.seq = 0
@@ -195,6 +197,8 @@ class Stream:
         if e is None:
             return
         self.seq = e.seq
+        if self.observe is not None:
+            self.observe(e)
         if self.fmt == "json":
             self.write(self.f.jsonl(e))
         else:
