@@ -333,6 +333,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.trigger": ("「{}」で待機: {}", "'{}' triggers: {}"),
     "event.trigger.none": ("「{}」で待機: なし", "'{}' triggers: nothing"),
     "event.call.args": ("{0}", "{0} ({1})"),
+    "event.call.amount": ("{0}（{1}点、{2}の値）", "{0}: {1} (the {2})"),
     "event.exit": ("「{}」を抜ける", "leave: {}"),
     "event.end_game": ("ゲーム終了: {}", "game over: {}"),
     "event.otherwise": ("どれにも当たらない", "no case holds: otherwise"),

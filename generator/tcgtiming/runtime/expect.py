@@ -92,6 +92,8 @@ def _damaged(want, e: Entry) -> bool:
             return True
         if x[0] == "damage_card" and pid is None and _same(cid, x[1]) and _same(amount, x[2]):
             return True
+        if x[0] == "call" and len(x) > 2 and pid is None and cid is None and _same(amount, x[2]):
+            return True  # damage taken by a procedure of the game: the amount it is called with
     if pid is None:
         return any(x[0] == "damage" and x[2] > 0 and _same(cid, x[1]) and _same(amount, x[2]) for x in e.changes)
     return False

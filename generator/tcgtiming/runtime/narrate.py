@@ -103,9 +103,11 @@ def _exit(n: Narrator, node, leaves) -> str:
     return n.w("event.exit", n.text(target, leaves or ""))
 
 
-def _call(n: Narrator, node, args) -> str:
+def _call(n: Narrator, node, args, amount=None) -> str:
     if not args:
         return _label(n, node)
+    if amount is not None:  # the amount worked out: the number, and the value it was read from
+        return n.w("event.call.amount", _label(n, node), amount, n.stat(dict(args)["amount"]))
     return n.w("event.call.args", _label(n, node), ", ".join(f"{k}={v}" for k, v in args))
 
 
