@@ -57,9 +57,10 @@ def _same(want, have) -> bool:
 
 def matches(mt: Match, e: Entry) -> bool:
     """Whether the entry is one the matcher selects (``nth`` aside)."""
-    if not (_same(mt.node, e.node) and _same(mt.actor, e.actor) and _same(mt.turn, e.turn)):
-        return False
     ev = e.event
+    actor = ev[2] if e.kind in ("rule", "interrupt") else e.actor  # a rule process applies to a player
+    if not (_same(mt.node, e.node) and _same(mt.actor, actor) and _same(mt.turn, e.turn)):
+        return False
     if mt.rule is not None and not (e.kind == "rule" and ev[1] == mt.rule):
         return False
     if mt.interrupt is not None and not (e.kind == "interrupt" and ev[1] == mt.interrupt):
