@@ -5,24 +5,17 @@ from __future__ import annotations
 import json
 import os
 
-from ..frontend.pipeline import add_collisions, compile_file
 from ..present.points import as_data, as_text
-from .common import emit, inputs, print_diags, print_usage_problems
+from .common import compiled, emit
 
 
 def run(args) -> int:
     target = args.game
     if not os.path.exists(target) and os.path.isfile(os.path.join("rules", target, "game.yaml")):
         target = os.path.join("rules", target, "game.yaml")  # a game id: its rule file under ./rules
-    files, problems = inputs([target])
-    if problems:
-        print_usage_problems(problems)
-        return 2
-    results = [compile_file(f) for f in files]
-    add_collisions(results)
-    if any(r.errors for r in results):
-        print_diags(results, "text", files)
-        return 1
+    results, status = compiled([target])
+    if status:
+        return status
     games = [r.game for r in results if r.game is not None]
     if args.format == "json":
         data = [p for g in games for p in as_data(g)]
