@@ -433,7 +433,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "points.self": ("ルール処理の対象のプレイヤー", "the player the rule process applies to"),
     "points.plays": ("プレイできるもの: {0}（行動できるのは{1}）", "plays allowed: {0} (who may act: {1})"),
     "points.ask.option": ("選択肢を1つ選ぶ", "picks one option"),
-    "points.ask.may": ("行うかどうか（yes/no）", "does it or not (yes/no)"),
+    "points.ask.may": ("行うかどうか", "does it or not"),
     "points.ask.card": ("カードを1枚選ぶ", "picks a card"),
     "points.ask.cards": ("カードを選ぶ", "picks cards"),
     "points.ask.window": ("パスするかプレイする（優先権を先に持つ）", "passes or plays (holds priority first)"),
