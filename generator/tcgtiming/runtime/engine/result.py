@@ -119,6 +119,15 @@ class Run:
         return self._zones
 
     @property
+    def board(self) -> dict:
+        """card id -> (state, damage, ((stat, value), ...) the values that differ from the card's own), at the end."""
+        out = {}
+        for cid, c in self.machine.cards.items():
+            changed = tuple(sorted((k, c.stat(k)) for k in {k for k, _ in c.mods} if c.stat(k) != c.base.get(k, 0)))
+            out[cid] = (c.state, c.damage, changed)
+        return out
+
+    @property
     def unused_choices(self) -> tuple:
         return self.machine.unused_choices()
 

@@ -1,0 +1,70 @@
+"""What the narrated trace tells a judge: the turn number and who holds which role at each turn
+header, the state a card is placed in, where each card of a damage judgment or a discard went,
+the amount of damage as a number, and the board at the end (states, damage). Asserted as facts
+(numbers, names and catalogue words present), in both languages."""
+from pathlib import Path
+
+import pytest
+
+from tcgtiming.core.words import word
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import simulate
+from tcgtiming.runtime.narrate import Narrator
+from tcgtiming.runtime.trace import as_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(rel):
+    res = compile_file(str(ROOT / "rules" / rel))
+    return res.game, res.scenario, simulate(res.game, res.scenario, strict=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_turn_headers_name_the_turn_and_the_role_holders(lang):
+    game, sc, r = run("versus/scenarios/end-hand-limit-and-swap.yaml")
+    heads = [line for line in as_text(r, lang=lang).splitlines() if line.startswith("==") and
+             game.containers["turn"].label.get(lang) in line]
+    assert len(heads) == 2 == sc.turns
+    names = {pid: name for pid, name, _ in sc.players}
+    seat = {r.get("seat"): r.name.get(lang) for r in game.roles.values() if r.get("seat") in ("turn", "non_turn")}
+    for t, line in enumerate(heads, 1):
+        assert str(t) in line
+        tp = sc.turn_player if t == 1 else next(p for p in names if p != sc.turn_player)  # roles swap
+        other = next(p for p in names if p != tp)
+        assert word("trace.role_holder", lang, names[tp], seat["turn"]) in line
+        assert word("trace.role_holder", lang, names[other], seat["non_turn"]) in line
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_placed_card_says_its_state(lang):
+    game, sc, r = run("versus/scenarios/end-hand-limit-and-swap.yaml")
+    n = Narrator(game, sc, lang)
+    placed = [e for e in r.entries if e.event[0] == "place"]
+    assert placed
+    for e in placed:
+        state = next(x[3] for x in e.changes if x[0] == "state" and x[1] == e.event[1])
+        assert word(f"state.{state}", lang) in n.entry(e)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_damage_judgment_and_discards_say_where_each_card_went(lang):
+    for rel, code in (("aquarian/scenarios/damage-judgment-no-recheck.yaml", "damage_judgment"),
+                      ("versus/scenarios/end-hand-limit-discard.yaml", "discard")):
+        game, sc, r = run(rel)
+        n = Narrator(game, sc, lang)
+        es = [e for e in r.entries if e.event[0] == code]
+        assert es, rel
+        for e in es:
+            text = n.entry(e)
+            for x in e.changes:
+                if x[0] == "move":
+                    assert word("trace.went.card", lang, sc.cards[x[1]].name, game.zones[x[3]].name.get(lang)) in text
+
+
+def test_the_board_at_the_end_shows_states_and_damage():
+    game, sc, r = run("ws/scenarios/encore.yaml")
+    text = as_text(r, lang="en")
+    summary = text[text.rindex(word("trace.result.ongoing", "en")):]
+    assert f"a-att ({word('state.rest', 'en')})" in summary  # returned rested by its encore
+    assert r.board["a-att"][0] == "rest"
