@@ -68,3 +68,21 @@ def test_the_board_at_the_end_shows_states_and_damage():
     summary = text[text.rindex(word("trace.result.ongoing", "en")):]
     assert f"a-att ({word('state.rest', 'en')})" in summary  # returned rested by its encore
     assert r.board["a-att"][0] == "rest"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_branch_says_what_it_asks_and_which_case_held(lang):
+    game, sc, r = run("ws/scenarios/end-phase-again.yaml")
+    n = Narrator(game, sc, lang)
+    branches = [e for e in r.entries if e.event[0] in ("case", "otherwise")]
+    assert {e.event[0] for e in branches} == {"case", "otherwise"}
+    for e in branches:
+        node = game.nodes[e.node]
+        text = n.entry(e)
+        assert node.label.get(lang) in text  # the question the rules ask
+        if e.event[0] == "case":
+            held = next(c for c in node.choices if c.id == e.event[1])
+            assert (held.label.get(lang) if held.label else held.id) in text
+        else:  # every case that did not hold is named
+            for c in node.choices:
+                assert (c.label.get(lang) if c.label else c.id) in text

@@ -338,6 +338,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.exit": ("「{}」を抜ける", "leave: {}"),
     "event.end_game": ("ゲーム終了: {}", "game over: {}"),
     "event.otherwise": ("どれにも当たらない", "no case holds: otherwise"),
+    "event.case": ("{0} → {1}", "{0} → {1}"),
+    "event.otherwise.cases": ("{0} → どれにも当たらない（{1}のいずれでもない）", "{0} → no case holds (none of: {1}): otherwise"),
     "event.loop.on": ("続ける", "condition holds: once more"),
     "event.loop.off": ("終わる", "condition no longer holds: done"),
     "event.item": ("{}（{}/{}）", "{} ({}/{})"),

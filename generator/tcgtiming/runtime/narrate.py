@@ -238,8 +238,10 @@ RENDER = {
     "call": _call,
     "exit": _exit,
     "end_game": lambda n, node, result, losers: n.w("event.end_game", _label(n, node)),
-    "case": lambda n, node, cid: n.option(node, cid),
-    "otherwise": lambda n, node: n.w("event.otherwise"),
+    "case": lambda n, node, cid: n.w("event.case", _label(n, node), n.option(node, cid)) if node is not None else cid,
+    "otherwise": lambda n, node: (n.w("event.otherwise.cases", _label(n, node),
+                                      n.list([n.option(node, c.id) for c in node.choices]))
+                                  if node is not None and node.choices else n.w("event.otherwise")),
     "loop": lambda n, node, holds: n.w("event.loop.on" if holds else "event.loop.off"),
     "item": _item,
     "items_done": lambda n, node: n.w("event.items_done"),
