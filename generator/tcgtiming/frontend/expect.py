@@ -84,6 +84,7 @@ class CardFactsSpec(Model):
 class AtSpec(Model):
     node: Ref = Field(description="the node")
     nth: int = Field(1, description="the n-th trace entry at the node")
+    turn: int | None = Field(None, description="counting only the entries of this turn (from 1)")
     zones: dict[str, dict[str, Union[int, list[Id]]]] | None = Field(
         None, description="player -> zone -> card count or card ids (any order)")
     cards: dict[str, CardFactsSpec] | None = None
@@ -197,8 +198,10 @@ def check(ex: ExpectSpec, game: m.Game, pids: list, cards, fail) -> None:
     for i, at in enumerate(ex.at or []):
         path = ("expect", "at", i)
         node(at.node, path + ("node",))
-        if at.nth < 1:
-            fail("S204", f"'nth' counts from 1 (got {at.nth})", path + ("nth",))
+        for key in ("nth", "turn"):
+            v = getattr(at, key)
+            if v is not None and v < 1:
+                fail("S204", f"'{key}' counts from 1 (got {v})", path + (key,))
         zones(at.zones, path + ("zones",))
         for cid, cf in (at.cards or {}).items():
             card(cid, path + ("cards", cid), key=True)
@@ -247,7 +250,7 @@ def build(ex: ExpectSpec | None, doc) -> Expect | None:
     for i, o in enumerate(ex.order or []):
         a, b = _match(o), _match(o.before if o.before is not None else o.after)
         order.append(Order(a, b, loc("order", i)) if o.before is not None else Order(b, a, loc("order", i)))
-    at = tuple(At(Match(node=x.node, nth=x.nth), _zones(x.zones),
+    at = tuple(At(Match(node=x.node, nth=x.nth, turn=x.turn), _zones(x.zones),
                   tuple((cid, CardFacts(cf.zone, cf.state, tuple(sorted(cf.values.items())), cf.damage))
                         for cid, cf in (x.cards or {}).items()),
                   tuple(x.stack) if x.stack is not None else None,

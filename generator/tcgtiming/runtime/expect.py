@@ -93,6 +93,8 @@ def _damaged(want, e: Entry) -> bool:
             return True
         if x[0] == "damage_card" and pid is None and _same(cid, x[1]) and _same(amount, x[2]):
             return True
+        if x[0] == "damage_judgment" and cid is None and _same(pid, e.actor) and _same(amount, x[1]):
+            return True  # the cards judged: the damage a player takes
         if x[0] == "call" and len(x) > 2 and pid is None and cid is None and _same(amount, x[2]):
             return True  # damage taken by a procedure of the game: the amount it is called with
     if pid is None:
@@ -221,7 +223,7 @@ class Checking:
                 if h[2] is None and h[1] >= (mt.nth or 1):
                     h[2] = e
         for a in self.at:
-            if a[2] is None and e.node == a[0].where.node:
+            if a[2] is None and e.node == a[0].where.node and a[0].where.turn in (None, e.turn):
                 a[1] += 1
                 if a[1] == a[0].where.nth:
                     a[2], a[3] = e, at_facts(a[0], e, self.board)
@@ -250,7 +252,7 @@ class Checking:
             elif want is not None and n != want:
                 out.append(Failure(h.loc, f"expected {want} entries matching {h.match.words()}, found {n}", first))
         for fact, seen, e, bad in self.at:
-            where = f"entry {fact.where.nth} at '{fact.where.node}'"
+            where = f"entry {fact.where.nth} at '{fact.where.node}'" + (f" in turn {fact.where.turn}" if fact.where.turn else "")
             if e is None:
                 out.append(Failure(fact.loc, f"expected {where}, but the node has {seen} entries", self.last))
             elif bad:
