@@ -7,7 +7,7 @@ import pytest
 
 from tcgtiming.frontend.pipeline import compile_file
 from tcgtiming.runtime.engine import SimulationError, simulate
-from tcgtiming.runtime.expect import check, diagnostics, refusal
+from tcgtiming.runtime.expect import Board, check, diagnostics, refusal
 from tcgtiming.runtime.trace import as_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,7 +144,6 @@ def test_unknown_ids_in_expectations_are_located(tmp_path):
 def test_facts_at_a_node_are_worked_out_from_the_records():
     """The board at a node is replayed from the starting layout and each entry's changes; the final
     board equals the engine's final zones."""
-    from tcgtiming.runtime.expect import Board
     for path in sorted((ROOT / "rules").glob("*/scenarios/*.yaml")):
         res = compiled(path)
         run = simulate(res.game, res.scenario, strict=True)
@@ -173,3 +172,41 @@ def test_diagnostics_note_the_entry_in_the_chosen_language(tmp_path):
     (d,) = diagnostics(fs, res.game, res.scenario, "en")
     assert d.code == "R505" and d.line == line_of(p, "from: stage, to: waiting_room}, count: 0") and d.col == 7
     assert d.notes and "attack.encore.4.reversed.1" in d.notes[0] and "Wall" in d.notes[0]
+
+
+def test_interrupts_in_order_and_the_board_after_them(tmp_path):
+    """Bob's clock holds 6: the damage makes it 7 and the level up interrupts at once (its entry comes
+    before the entry of the move that caused it, like every entry made inside a node's work); the
+    clock card chosen goes to the level zone, six to the waiting room."""
+    clock = ", ".join(f"b-k{i}" for i in range(1, 7))
+    cards = "".join(f"  - {{id: b-k{i}, name: Clock, type: character}}\n" for i in range(1, 7))
+    p = variant(tmp_path, ENCORE, ("      stock: [b-s1, b-s2]\n", f"      stock: [b-s1, b-s2]\n      clock: [{clock}]\n"),
+                ("  - {id: b-s1, name: Stock, type: character}\n", cards + "  - {id: b-s1, name: Stock, type: character}\n"),
+                ("choices:\n", "choices:\n  - {at: level_up, card: b-k3}\n"))
+    text = p.read_text(encoding="utf-8")
+    text = text[:text.index("expect:")] + (
+        "expect:\n"
+        "  order:\n"
+        "    - {interrupt: level_up, actor: p2, before: {node: attack.damage.4}}\n"
+        "    - {moved: {card: b-d1, from: deck, to: resolution}, before: {interrupt: level_up}}\n"
+        "  at:\n"
+        "    - {node: attack.damage.4, zones: {p2: {level: [b-k3], clock: 0}}, cards: {b-d1: {zone: waiting_room}}}\n"
+        "  events:\n"
+        "    - {interrupt: level_up, count: 1}\n"
+        "    - {moved: {card: b-k3, from: clock, to: level}, count: 1}\n")
+    p.write_text(text, encoding="utf-8")
+    res = compiled(p, str(ROOT / "rules/ws/game.yaml"))
+    run = simulate(res.game, res.scenario, strict=True)
+    assert any(e.kind == "interrupt" and e.event[1] == "level_up" for e in run.entries)
+    assert check(run, res.scenario) == []
+    board = Board(run.program, res.scenario)  # the board replayed equals the engine's at the end
+    for e in run.entries:
+        board.apply(e)
+    assert [(z, board.cards_in("p2", z)) for z, _ in dict(run.zones)["p2"]] == \
+        [(z, sorted(ids)) for z, ids in dict(run.zones)["p2"]]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("before: {node: attack.damage.4}", "after: {node: attack.damage.4}")
+                   .replace("level: [b-k3]", "level: [b-k1]"), encoding="utf-8")
+    res = compiled(bad, str(ROOT / "rules/ws/game.yaml"))
+    fs = check(simulate(res.game, res.scenario, strict=True), res.scenario)
+    assert sorted(f.loc.line for f in fs) == sorted([line_of(bad, "after: {node: attack.damage.4}"), line_of(bad, "level: [b-k1]")])

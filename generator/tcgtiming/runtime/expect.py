@@ -110,6 +110,7 @@ class Board:
         self.stage = setup.stage
         self.turn = 1
         self.owner, self.zone, self.state, self.base, self.values, self.damage = {}, {}, {}, {}, {}, {}
+        self.ahead: dict[str, list] = {}  # card -> moves already made that a later entry lists
         for pid, layout in setup.zones:
             for z, cards in layout:
                 for spec, base, _slot in cards:
@@ -125,17 +126,29 @@ class Board:
         for x in e.changes:
             k = x[0]
             if k == "move":
-                cid, to = x[1], x[3]
-                self.zone[cid] = to
-                if to != self.stage:
-                    self.values[cid] = dict(self.base.get(cid, {}))
-                    self.damage[cid] = 0
+                self.move(x[1], x[2], x[3])
             elif k == "state":
                 self.state[x[1]] = x[3]
             elif k == "stat":
                 self.values.setdefault(x[1], {})[x[2]] = x[4]
             elif k == "damage":
                 self.damage[x[1]] = x[3]
+
+    def move(self, cid: str, frm, to) -> None:
+        """A card moved. An entry made inside a node's work (an interrupt) is recorded before the node's
+        own entry, whose changes include the moves made before it: a move whose origin is not where
+        the card is was made after one that a later entry lists, which is then not made again."""
+        cur = self.zone.get(cid)
+        ahead = self.ahead.get(cid)
+        if ahead and ahead[0] == (frm, to):
+            ahead.pop(0)
+            return
+        if frm is not None and cur != frm:
+            self.ahead.setdefault(cid, []).append((cur, frm))
+        self.zone[cid] = to
+        if to != self.stage:
+            self.values[cid] = dict(self.base.get(cid, {}))
+            self.damage[cid] = 0
 
     def cards_in(self, pid: str, zone: str) -> list[str]:
         return sorted(c for c, z in self.zone.items() if z == zone and self.owner.get(c) == pid)
