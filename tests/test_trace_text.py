@@ -86,3 +86,23 @@ def test_a_branch_says_what_it_asks_and_which_case_held(lang):
         else:  # every case that did not hold is named
             for c in node.choices:
                 assert (c.label.get(lang) if c.label else c.id) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_damage_to_a_player_names_its_target_as_the_rules_do(lang, tmp_path):
+    """An unblocked VERSUS attack: the damage entry gives the amount (the attacker's AP) and the
+    target in the rule file's words (the block side's leader); the expectation of the damage holds."""
+    src = (ROOT / "rules/versus/scenarios/battle-blocker-discarded.yaml").read_text(encoding="utf-8")
+    src = src.replace("  - {at: battle.attack.declare.block, take: block}\n  - {at: battle.attack.declare.block.block.1, card: b-blk}\n",
+                      "  - {at: battle.attack.declare.block, take: none}\n")
+    src = src[:src.index("expect:")] + "expect:\n  events:\n    - {damage: {player: p2, amount: 2}, count: 1}\n"
+    p = tmp_path / "unblocked.yaml"
+    p.write_text(src, encoding="utf-8")
+    res = compile_file(str(p), rules=str(ROOT / "rules/versus/game.yaml"))
+    assert res.scenario is not None, [d.message for d in res.diagnostics]
+    r = simulate(res.game, res.scenario, strict=True)
+    from tcgtiming.runtime.expect import check
+    assert check(r, res.scenario) == []
+    (e,) = [e for e in r.entries if e.event[0] == "damage"]
+    text = Narrator(res.game, res.scenario, lang).entry(e)
+    assert "2" in text and res.game.nodes[e.node].label.get(lang) in text and "Bob" in text

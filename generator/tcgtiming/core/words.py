@@ -413,6 +413,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.icon_none": ("{}: 組み込みの効果なし", "{}: no built-in effect"),
     "event.no_damage": ("ダメージなし", "no damage"),
     "event.damage": ("{0}に{1}ダメージ", "{1} damage to {0}"),
+    "event.damage.to": ("{0}に{1}ダメージ（{2}）", "{1} damage to {0} ({2})"),
     "event.no_attack": ("アタックがない", "no attack"),
     "event.damage_judgment": ("ダメージ判定{0}: {1}（ダメージ置き場{2}枚）", "damage judgment of {0}: {1} (damage zone: {2})"),
     "event.no_battle": ("バトルなし", "no battle"),

@@ -278,7 +278,9 @@ RENDER = {
     "modify": lambda n, node, c, stat, by, now: n.w("event.modify", n.card_name(c), n.stat(stat), by, now),
     "trigger_check": _trigger_check,
     "trigger_icon": _trigger_icon,
-    "damage": lambda n, node, pid, k: n.w("event.damage", n.player(pid), k),
+    # the target as the rules name it (a player's leader, the player, ...): the node's label
+    "damage": lambda n, node, pid, k: (n.w("event.damage.to", n.player(pid), k, _label(n, node)) if node is not None
+                                       else n.w("event.damage", n.player(pid), k)),
     "damage_judgment": lambda n, node, k, cards, total: n.w("event.damage_judgment", k, n.card_list(cards), total),
     "battle_power": lambda n, node, pa, pd, losers: (n.w("event.battle_power", pa, pd, n.card_list(losers)) if losers
                                                     else n.w("event.battle_power.none", pa, pd)),
