@@ -210,3 +210,14 @@ def test_interrupts_in_order_and_the_board_after_them(tmp_path):
     res = compiled(bad, str(ROOT / "rules/ws/game.yaml"))
     fs = check(simulate(res.game, res.scenario, strict=True), res.scenario)
     assert sorted(f.loc.line for f in fs) == sorted([line_of(bad, "after: {node: attack.damage.4}"), line_of(bad, "level: [b-k1]")])
+
+
+def test_facts_from_elsewhere_about_a_scenario(tmp_path):
+    """A ruling states its own facts about a shipped scenario: check(run, scenario, expect=...)."""
+    res = compiled(ENCORE)
+    run = simulate(res.game, res.scenario, strict=True)
+    other = compiled(variant(tmp_path, ENCORE, ("{damage: {amount: 1}, count: 1}", "{damage: {amount: 2}, count: 1}")),
+                     str(ROOT / "rules/ws/game.yaml")).scenario.expect
+    assert check(run, res.scenario) == []
+    fs = check(run, res.scenario, expect=other)
+    assert len(fs) == 1 and "amount: 2" in fs[0].message

@@ -12,13 +12,14 @@ API for the callers (``tcgtiming simulate``, ``tcgtiming check``, the site):
     failures = check(run, scenario)            # a finished run with its entries
     c = Checking(program, scenario); c.feed(entry) ...; c.finish(run)   # entry by entry (streaming)
     failures = refusal(scenario, error)        # the run stopped with a SimulationError
-    failures = check(None, scenario, error=error)   # the same, plus the facts that needed a run
+    failures = check(run, scenario, expect=other)  # a ruling's facts about a scenario it names
 
 Each failure is a ``Failure``: where the fact is written (``loc``), what was expected and what was
 found (``message``), and the trace entry it concerns (``entry``, or None).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..core import model as m
@@ -298,9 +299,12 @@ def expects_refusal(scenario) -> bool:
     return ex is not None and ex.facts is not None and ex.facts.refused is not None
 
 
-def check(run: Run | None, scenario, error: SimulationError | None = None, program=None) -> list[Failure]:
+def check(run: Run | None, scenario, error: SimulationError | None = None, program=None, expect=None) -> list[Failure]:
     """Every fact of the scenario's ``expect`` that does not hold of a run (empty: all hold). With
-    ``error`` (the run stopped): only the refusal and the facts of the entries before it when known."""
+    ``error`` (the run stopped): only the refusal. ``expect``: other facts than the scenario's (a
+    ruling's, about a scenario it names), checked instead."""
+    if expect is not None:
+        scenario = replace(scenario, expect=expect)
     if run is None:
         return refusal(scenario, error)
     c = Checking(program or run.program, scenario)
