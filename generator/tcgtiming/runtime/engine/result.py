@@ -120,11 +120,13 @@ class Run:
 
     @property
     def board(self) -> dict:
-        """card id -> (state, damage, ((stat, value), ...) the values that differ from the card's own), at the end."""
+        """card id -> (state, damage, ((stat, value), ...)), at the end: the values of the cards in play
+        (stage, field), with the modifiers in force."""
         out = {}
+        in_play = set(self.program.cx.zones_of("stage", "field"))
         for cid, c in self.machine.cards.items():
-            changed = tuple(sorted((k, c.stat(k)) for k in {k for k, _ in c.mods} if c.stat(k) != c.base.get(k, 0)))
-            out[cid] = (c.state, c.damage, changed)
+            keys = set(c.base) | {k for k, _ in c.mods} if c.zone in in_play else ()
+            out[cid] = (c.state, c.damage, tuple(sorted((k, c.stat(k)) for k in keys)))
         return out
 
     @property
