@@ -66,8 +66,11 @@ def test_the_board_at_the_end_shows_states_and_damage():
     game, sc, r = run("ws/scenarios/encore.yaml")
     text = as_text(r, lang="en")
     summary = text[text.rindex(word("trace.result.ongoing", "en")):]
-    assert f"a-att ({word('state.rest', 'en')})" in summary  # returned rested by its encore
-    assert r.board["a-att"][0] == "rest"
+    sep = word("trace.sep", "en")
+    # returned rested by its encore; its values, as it is in play
+    assert f"a-att ({word('state.rest', 'en')}{sep}{word('stat.level', 'en')} 0{sep}{word('stat.power', 'en')} 3000" in summary
+    assert r.board["a-att"] == ("rest", 0, (("level", 0), ("power", 3000), ("soul", 1)))
+    assert r.board["b-def"] == (None, 0, ())  # in the waiting room: no state, no values shown
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
