@@ -113,6 +113,24 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
     sm.set_defaults(command_module="simulate")
 
+    ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
+                        description="Run every legal combination of the decisions a scenario leaves open (each player's "
+                        "order of their pending abilities, passes and plays in priority windows, options and optional "
+                        "actions, paying costs), merging runs that reach the same game state, and report the distinct "
+                        "outcomes: how many combinations reach each, one of them as scenario choices, and the cards that "
+                        "end differently. Exit 0 when every combination was run, 1 when the scenario or the rules are "
+                        "invalid, 3 when --limit stopped the exploration first (the outcomes shown are then incomplete).")
+    ex.add_argument("scenario", metavar="SCENARIO", help="a scenario file")
+    ex.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: as for simulate")
+    ex.add_argument("--at", metavar="NODE", help="explore from the first decision at this node id (the decisions "
+                    "before it follow the scenario's choices and policy)")
+    ex.add_argument("--open", action="append", default=[], metavar="NODE", help="leave the decisions at this node "
+                    "open even where the scenario scripts them (repeatable): 'what if they had been taken otherwise?'")
+    ex.add_argument("--limit", type=int, default=100_000, metavar="N", help="at most N engine runs (default 100000)")
+    ex.add_argument("--format", choices=("text", "json"), default="text")
+    ex.add_argument("--lang", choices=LANGS, default="en", help="language of the text (default en)")
+    ex.set_defaults(command_module="explore")
+
     k = sub.add_parser("codes", help="list every diagnostic code",
                        description="List every diagnostic code with its severity and meaning.")
     k.add_argument("--format", choices=("text", "json"), default="text")
