@@ -91,6 +91,23 @@ def parser() -> argparse.ArgumentParser:
                    help="a folder of templates replacing the packaged ones by name (base.html, landing.html, 404.html)")
     s.set_defaults(command_module="site")
 
+    sv = sub.add_parser(
+        "serve", help="build the site, serve it on 127.0.0.1 and rebuild it when a rule or scenario file changes",
+        description="The authoring loop: build the site into OUT (as 'site' does), serve OUT/site on 127.0.0.1, "
+        "and rebuild whenever a file under the rules folder (or the templates folder) changes. The pages "
+        "reload themselves after a rebuild; when a rebuild fails, they keep the last good site and show the "
+        "located errors in a panel. Only the charts whose drawing changed are drawn again (the chart cache). "
+        "Ctrl-C stops. Exit 2 on usage errors (a missing folder, a port in use).")
+    sv.add_argument("--rules", metavar="DIR", default="rules", help="the rules folder (default: rules)")
+    sv.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")
+    sv.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000; 0: any free port)")
+    sv.add_argument("--templates", metavar="DIR", help="a folder of templates replacing the packaged ones")
+    sv.add_argument("--no-cache", action="store_true", help="do not read or write the chart render cache")
+    sv.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
+    sv.add_argument("--interval", type=float, default=0.5, metavar="SECONDS", help="how often files are checked "
+                    "for changes (default 0.5)")
+    sv.set_defaults(command_module="serve")
+
     # --- simulate command (the engine) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
