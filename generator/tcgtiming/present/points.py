@@ -52,9 +52,13 @@ def _card_ask(action: m.Action | None) -> str | None:
 
 
 def points(game: m.Game) -> list[Point]:
-    """Every decision point, nodes in the game's order, then the rule processes."""
+    """Every decision point: the turn's nodes in time order, then each procedure's, then the rule processes."""
     out = []
-    for nid, node in game.nodes.items():
+    order = game.time_order(game.turn.id) + [n for p in game.procedures for n in game.time_order(p.id)]
+    seen = set(order)
+    order += [n for n in game.nodes if n not in seen]
+    for nid in dict.fromkeys(order):
+        node = game.nodes[nid]
         asks: list[str] = []
         who = node.actor
         action = node.action
