@@ -10,6 +10,7 @@ words for card states, values, trigger icons, policies and abilities it makes). 
 from __future__ import annotations
 
 from .text import LANGS
+from .words_points import POINT_WORDS
 
 WORDS: dict[str, tuple[str, str]] = {
     # --- charts, legends and timing tables -----------------------------------------------------
@@ -450,19 +451,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.negate": ("{}を打ち消す", "negates {}"),
     "event.extra_pending": ("待機中の能力が1つ増える", "one more pending ability"),
     "event.no_effect": ("効果なし", "no effect"),
-    # --- decision points (tcgtiming points, the site's node entries) ------------------------------
-    "points.title": ("{0}: 決定の場面 {1}か所", "{0}: {1} decision points"),
-    "points.line": ("{0}。{1}", "{0}; {1}"),
-    "points.who": ("決めるのは{0}", "decided by {0}"),
-    "points.nobody": ("（ルールが決める）", "(the rules)"),
-    "points.self": ("ルール処理の対象のプレイヤー", "the player the rule process applies to"),
-    "points.plays": ("プレイできるもの: {0}（行動できるのは{1}）", "plays allowed: {0} (who may act: {1})"),
-    "points.ask.option": ("選択肢を1つ選ぶ", "picks one option"),
-    "points.ask.may": ("行うかどうか", "does it or not"),
-    "points.ask.card": ("カードを1枚選ぶ", "picks a card"),
-    "points.ask.cards": ("カードを選ぶ", "picks cards"),
-    "points.ask.window": ("パスするかプレイする（優先権を先に持つ）", "passes or plays (holds priority first)"),
-    "points.ask.pending": ("待機中の能力から解決するものを選ぶ（コストを払うか）", "picks which pending ability resolves (and whether to pay its cost)"),
     # --- explore: does the order matter? ----------------------------------------------------------
     "explore.title": ("順序の検証: {}", "Does the order matter? {}"),
     "explore.from": ("{} での最初の選択から先を検証", "explored from the first decision at {}"),
@@ -488,6 +476,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "explore.lose": ("{} の敗北", "{} loses"),
     "explore.error": ("エラー {0} で停止", "stops with error {0}: {1}"),
 }
+
+
+WORDS.update(POINT_WORDS)
 
 
 def word(key: str, lang: str, *args) -> str:
