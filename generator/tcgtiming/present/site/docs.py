@@ -19,6 +19,7 @@ from markupsafe import Markup
 from .inputs import Inputs
 from .markup import a, code, h, join, rel, slug, tx, w
 from .pages import Page, Pages, container_page, heading, overview_page, sources_page, table, timing_page
+from .ruling_pages import ruling_items, ruling_page, rulings_index
 from .scenario_pages import scenario_page, scenarios_index
 
 DATA = files(__package__) / "data"
@@ -131,6 +132,11 @@ def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable |
         p.add(scenarios_index(g, runs, lang))
         for sr in runs:
             p.add(scenario_page(p, g, sr))
+        rulings = inputs.rulings.get(g.id, [])
+        if rulings:
+            p.add(rulings_index(g, rulings, lang))
+            for rr in rulings:
+                p.add(ruling_page(p, g, rr))
     p.add(reference_page(lang))
     for name, text in guide_pages():
         p.add(Page(f"guide/{name}.html", _title(text), markdown_html(text), search="page", lang_body="en"))
@@ -164,6 +170,10 @@ def nav(inputs: Inputs, lang: str) -> list[dict]:
         runs = inputs.runs.get(g.id, [])
         kids.append(item(w("scenarios", lang), f"{g.id}/scenarios/index.html",
                          [item(tx(sr.scenario.title, lang), f"{g.id}/scenarios/{sr.stem}.html") for sr in runs]))
+        rulings = inputs.rulings.get(g.id, [])
+        if rulings:
+            kids.append(item(w("rulings", lang), f"{g.id}/rulings/index.html",
+                             [item(t, path) for t, path in ruling_items(g, rulings, lang)]))
         out.append(item(tx(g.name, lang), f"{g.id}/turn.html", kids, g.id))
     guide = [item(_title(text), f"guide/{name}.html") for name, text in guide_pages()]
     out.append(item(w("reference", lang), None, guide + [item(w("reference_tables", lang), "reference.html")], "guide"))
