@@ -425,6 +425,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.no_effect": ("効果なし", "no effect"),
 }
 
+from .words_when import WHEN_WORDS  # noqa: E402  (the timing lookup's and the coverage report's words)
+
+WORDS.update(WHEN_WORDS)
+
 
 def word(key: str, lang: str, *args) -> str:
     """The word for ``key`` in ``lang`` (``ja`` or ``en``), with ``args`` put in its ``{}``."""
