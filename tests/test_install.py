@@ -136,6 +136,7 @@ def test_the_installed_command_builds_the_site_outside_the_repository(installed)
     (["render", "rules/gundam/game.yaml", "--format", "table"], "×"),
     (["simulate", "rules/ws/scenarios/front-attack-counter.yaml", "--lang", "ja", "--strict"], "アタック"),
     (["schema", "--kind", "scenario"], '"$schema"'),
+    (["when", "ws", "--play", "counter"], "attack.counter.3"),
     (["codes"], "C315"),
     (["reference", "--check"], "current"),
 ])

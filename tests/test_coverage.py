@@ -1,0 +1,90 @@
+"""Coverage (``tcgtiming coverage``): every node of every game is visited by a shipped scenario or
+listed with a reason the graph gives; more inputs (rulings) extend it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tcgtiming.cli.coverage import visits
+from tcgtiming.present import coverage
+from tcgtiming.present.site import collect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    inputs = collect(str(ROOT / "rules"))
+    return inputs, visits(inputs)
+
+
+def test_every_node_is_visited_or_has_a_reason_from_the_graph(shipped):
+    inputs, vs = shipped
+    for g in inputs.games:
+        cov = coverage.coverage(g, vs)
+        reach = coverage.reachable(g)
+        assert set(cov.nodes) == set(g.nodes)
+        for nid, count in cov.nodes.items():
+            if count:
+                assert nid not in cov.reasons and cov.by[nid]
+                assert nid in reach  # a run never visits what the graph cannot reach
+                continue
+            r = cov.reasons[nid]
+            assert r in coverage.REASONS
+            assert (r == "gap") == (nid in reach)
+            if r == "synthetic":
+                assert g.nodes[nid].kind in ("begin", "end")
+        assert cov.visited_nodes + len(cov.reasons) == len(g.nodes)
+        assert g.turn.begin in cov.by and cov.nodes[g.turn.begin] >= len(inputs.runs.get(g.id, []))
+
+
+def test_the_ws_damage_step_end_is_a_synthetic_boundary_no_run_reaches(shipped):
+    inputs, vs = shipped
+    ws = next(g for g in inputs.games if g.id == "ws")
+    cov = coverage.coverage(ws, vs)
+    assert cov.reasons["attack.damage.end"] == "synthetic"
+    assert all(e.src not in coverage.reachable(ws) for e in ws.in_edges.get("attack.damage.end", ()))
+
+
+def test_visits_count_each_input_and_another_kind_of_input_extends_them(shipped):
+    inputs, vs = shipped
+    ws = next(g for g in inputs.games if g.id == "ws")
+    base = coverage.coverage(ws, vs)
+    gap = next(n for n, r in base.reasons.items() if r == "gap")
+    path = [ws.turn.begin] + [gap]
+    ruling = coverage.Visit("ws", "ruling", "r1", tuple(enumerate(path, 1)))
+    more = coverage.coverage(ws, vs + [ruling])
+    assert more.nodes[gap] == 1 and more.by[gap] == ["r1"] and gap not in more.reasons
+    assert more.nodes[ws.turn.begin] == base.nodes[ws.turn.begin] + 1
+    assert len(more.inputs) == len(base.inputs) + 1
+
+
+def test_edges_are_counted_from_the_runs(shipped):
+    inputs, vs = shipped
+    g = next(g for g in inputs.games if g.id == "gundam")
+    cov = coverage.coverage(g, vs)
+    first = [e for e in g.successors(g.turn.begin)]
+    assert all(cov.edges[(e.src, e.dst, e.kind)] >= 1 for e in first)
+    assert 0 < cov.visited_edges <= len(g.edges)
+
+
+def test_heat_levels():
+    assert [coverage.heat(n) for n in (0, 1, 2, 3, 4, 9, 10, 500)] == [0, 1, 2, 2, 3, 3, 4, 4]
+
+
+def test_cli(cli, shipped):
+    inputs, vs = shipped
+    code, out, err = cli("coverage", "--format", "json", "--rules", ROOT / "rules")
+    assert code == 0, err
+    data = {g["game"]: g for g in json.loads(out)["games"]}
+    assert set(data) == {g.id for g in inputs.games}
+    for g in inputs.games:
+        cov = coverage.coverage(g, vs)
+        assert data[g.id]["nodes"] == {"total": len(g.nodes), "visited": cov.visited_nodes}
+        assert len(data[g.id]["unvisited"]) == len(g.nodes) - cov.visited_nodes
+    code, out, _ = cli("coverage", "--game", "ws", "--lang", "ja", "--rules", ROOT / "rules")
+    assert code == 0 and "attack.damage.end" in out
+    assert cli("coverage", "--game", "wss", "--rules", ROOT / "rules")[0] == 2
+    assert cli("coverage", "--rules", ROOT / "nowhere")[0] == 2
