@@ -14,8 +14,7 @@ from .common import print_usage_problems
 
 def visits(inputs) -> list[coverage.Visit]:
     """Every input whose path counts: the shipped scenarios' runs (more kinds of input join this list)."""
-    return [coverage.Visit(sr.scenario.game, "scenario", sr.stem, tuple((e.seq, e.node) for e in sr.run.entries))
-            for runs in inputs.runs.values() for sr in runs]
+    return coverage.scenario_visits(inputs.runs)
 
 
 def run(args) -> int:

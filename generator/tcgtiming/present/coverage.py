@@ -52,6 +52,13 @@ class GameCoverage:
         return sum(1 for v in self.edges.values() if v)
 
 
+def scenario_visits(runs: dict) -> list[Visit]:
+    """The shipped scenarios' runs (game id -> site ``ScenarioRun`` list) as inputs of the coverage;
+    other kinds of input (rulings) are more ``Visit`` lists added to these."""
+    return [Visit(sr.scenario.game, "scenario", sr.stem, tuple((e.seq, e.node) for e in sr.run.entries))
+            for game_runs in runs.values() for sr in game_runs]
+
+
 def reachable(game: Game) -> set[str]:
     seen = {game.turn.begin}
     todo = [game.turn.begin]
