@@ -4,10 +4,7 @@ error or a request outside the site; without scripts the full table is there; th
 heat-map charts load; the search finds the lookup page."""
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,6 +13,7 @@ import pytest
 from tcgtiming.frontend.pipeline import compile_file
 from tcgtiming.present import when
 from tcgtiming.present.site import build
+from conftest import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -24,22 +22,12 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright i
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is installed by `make test`")
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     base = tmp_path_factory.mktemp("lookups-browser")
     out = build(str(ROOT / "rules"), base / "out", cache=base / "cache").out / "site"
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", out
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(out) as url:
+        yield url, out
 
 
 @pytest.fixture(scope="module")
