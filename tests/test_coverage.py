@@ -88,3 +88,17 @@ def test_cli(cli, shipped):
     assert code == 0 and "attack.damage.end" in out
     assert cli("coverage", "--game", "wss", "--rules", ROOT / "rules")[0] == 2
     assert cli("coverage", "--rules", ROOT / "nowhere")[0] == 2
+
+
+def test_a_new_kind_of_input_joins_through_the_visit_sources(cli, monkeypatch):
+    def rulings(inputs):
+        ws = next(g for g in inputs.games if g.id == "ws")
+        return [coverage.Visit("ws", "ruling", "r-loss", ((1, ws.turn.begin), (2, "check_timing.loss.draw.1")))]
+
+    monkeypatch.setattr(coverage, "VISIT_SOURCES", coverage.VISIT_SOURCES + [rulings])
+    code, out, err = cli("coverage", "--format", "json", "--game", "ws", "--rules", ROOT / "rules")
+    assert code == 0, err
+    ws = json.loads(out)["games"][0]
+    assert {"kind": "ruling", "name": "r-loss"} in ws["inputs"]
+    assert ws["visits"]["check_timing.loss.draw.1"] == 1
+    assert "check_timing.loss.draw.1" not in {u["node"] for u in ws["unvisited"]}

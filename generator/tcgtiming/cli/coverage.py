@@ -14,7 +14,7 @@ from .common import print_usage_problems
 
 def visits(inputs) -> list[coverage.Visit]:
     """Every input whose path counts: the shipped scenarios' runs (more kinds of input join this list)."""
-    return coverage.scenario_visits(inputs.runs)
+    return coverage.all_visits(inputs)
 
 
 def run(args) -> int:

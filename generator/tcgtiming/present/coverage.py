@@ -52,11 +52,19 @@ class GameCoverage:
         return sum(1 for v in self.edges.values() if v)
 
 
-def scenario_visits(runs: dict) -> list[Visit]:
-    """The shipped scenarios' runs (game id -> site ``ScenarioRun`` list) as inputs of the coverage;
-    other kinds of input (rulings) are more ``Visit`` lists added to these."""
+def scenario_visits(inputs) -> list[Visit]:
+    """The shipped scenarios' runs (``inputs.runs``: game id -> the site's ``ScenarioRun`` list)."""
     return [Visit(sr.scenario.game, "scenario", sr.stem, tuple((e.seq, e.node) for e in sr.run.entries))
-            for game_runs in runs.values() for sr in game_runs]
+            for game_runs in inputs.runs.values() for sr in game_runs]
+
+
+# What the coverage counts: each entry turns the collected inputs (the site's ``Inputs``) into visits.
+# Another kind of input (the rulings) is one more function here.
+VISIT_SOURCES = [scenario_visits]
+
+
+def all_visits(inputs) -> list[Visit]:
+    return [v for source in VISIT_SOURCES for v in source(inputs)]
 
 
 def reachable(game: Game) -> set[str]:

@@ -120,11 +120,11 @@ def home_page(inputs: Inputs, lang: str, hand_written: Traversable | None) -> Pa
 def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable | None = HAND_WRITTEN) -> Pages:
     """Every page of the site in one language (path -> Page) and the files beside them; drawn is the
     folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none)."""
-    from ..coverage import coverage, scenario_visits
+    from ..coverage import all_visits, coverage
     from .lookups import coverage_page, when_page
 
     p = Pages(drawn, lang)
-    visits = scenario_visits(inputs.runs)
+    visits = all_visits(inputs)
     for g in inputs.games:
         runs = inputs.runs.get(g.id, [])
         p.add(overview_page(p, g, runs))
