@@ -57,6 +57,7 @@ class Timing:
     close: str | None = None  # window: its close rule; action: 'choice'
     passes: int = 0
     via: str | None = None  # the call or check node whose procedure holds it
+    context: Text | None = None  # the option or case whose body holds it (its label)
 
     @property
     def can_play(self) -> bool:
@@ -116,8 +117,17 @@ def kinds(game: Game) -> list[Kind]:
     return list(out.values())
 
 
+def _context(game: Game, node: Node) -> Text | None:
+    """The label of the option or case whose body holds the node (None at the top or in a loop)."""
+    parent, body = game.enclosing(node)
+    if parent is None:
+        return None
+    return next((c.label for c in parent.choices if c.id == body), None)
+
+
 def _timing(game: Game, node: Node, via: str | None) -> Timing | None:
-    base = dict(node=node.id, label=node.label, phase=node.phase, step=node.step, via=via)
+    base = dict(node=node.id, label=node.label, phase=node.phase, step=node.step, via=via,
+                context=_context(game, node))
     if node.kind == "window" and node.window is not None:
         w = node.window
         plays = w.plays or tuple(k.id for k in kinds(game))
@@ -154,7 +164,8 @@ def timings(game: Game) -> list[Timing]:
                     out += [replace(t, via=nid, phase=node.phase, step=node.step) for t in held]
                 elif node.kind == "check":
                     out.append(Timing(node=nid, type="check", label=game.containers[key].label if key in game.containers
-                                      else node.label, phase=node.phase, step=node.step, via=via))
+                                      else node.label, phase=node.phase, step=node.step, via=via,
+                                      context=_context(game, node)))
                 continue
             t = _timing(game, node, via)
             if t is not None:
@@ -271,7 +282,8 @@ def as_data(game: Game, rs: list[Row], f: Filter, lang: str) -> dict:
         "timings": [{
             "n": r.n, "node": r.timing.node, "type": r.timing.type, "status": r.status,
             "phase": r.timing.phase, "step": r.timing.step, "via": r.timing.via,
-            "label": r.timing.label.get(lang), "plays": list(r.timing.plays), "who": list(r.timing.who),
+            "label": r.timing.label.get(lang),
+            "context": r.timing.context.get(lang) if r.timing.context is not None else None, "plays": list(r.timing.plays), "who": list(r.timing.who),
             "first": r.timing.first, "close": r.timing.close,
             "passes": r.timing.passes if r.timing.type == "window" else None,
         } for r in rs],
@@ -286,7 +298,8 @@ def as_text(game: Game, rs: list[Row], f: Filter, lang: str) -> str:
     for r in rs:
         t = r.timing
         where = section(game, t, lang)
-        out.append(f"{r.n:>3}  {wd('status.' + r.status, lang)}  {where} · {t.label.get(lang)}  [{t.node}]")
+        ctx = "" if t.context is None else (f"（{t.context.get(lang)}）" if lang == "ja" else f" ({t.context.get(lang)})")
+        out.append(f"{r.n:>3}  {wd('status.' + r.status, lang)}  {where} · {t.label.get(lang)}{ctx}  [{t.node}]")
         details = [type_text(t, lang)]
         if t.via:
             details.append(wd("via", lang, t.via))

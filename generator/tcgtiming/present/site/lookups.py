@@ -54,7 +54,7 @@ def when_page(game: Game, lang: str) -> Page:
         rows.append({"n": r.n, "status": r.status, "type": t.type, "phase": t.phase or "", "step": t.step or "",
                      "plays": list(t.plays), "seats": _seats(game, t.who), "section": section,
                      "label": tx(t.label, lang), "href": rel(page, node_page(game, game.nodes[t.node]), t.node),
-                     "via": t.via, "type_text": when.type_text(t, lang),
+                     "via": t.via, "context": tx(t.context, lang), "type_text": when.type_text(t, lang),
                      "status_text": when.wd("status." + r.status, lang),
                      "plays_text": sep.join(when.kind_name(game, k, lang) for k in t.plays),
                      "who_text": when.who_text(game, t, lang), "close_text": when.close_text(t, lang)})
