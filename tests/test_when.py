@@ -131,3 +131,11 @@ def test_an_option_naming_an_unknown_play_kind_is_located(tmp_path):
     path.write_text(text, encoding="utf-8")
     res = compile_file(path)
     assert [(d.code, "counter" in (d.help or "")) for d in res.errors] == [("C302", True)]
+
+
+def test_a_timing_inside_an_option_names_the_option(games):
+    g = games["ws"]
+    rows = {r.timing.node: r.timing for r in when.rows(g, when.Filter(phase="main"))}
+    choice = next(c for c in g.nodes["main.3"].choices if c.id == "character")
+    assert rows["main.3.character.1"].context == choice.label
+    assert rows["main.3"].context is None and rows["main.2"].context is None
