@@ -23,8 +23,6 @@ WHEN_WORDS: dict[str, tuple[str, str]] = {
     "when.t.action": ("プレイヤーの行動でプレイ", "played by a player's action"),
     "when.t.closed": ("クローズドタイミング", "closed timing"),
     "when.t.check": ("ルール処理と待機中の能力の解決（プレイ不可）", "rule processing and pending abilities; no play"),
-    "when.first": ("最初に優先権: {}", "priority first: {}"),
-    "when.who": ("行動できる: {}", "may act: {}"),
     "when.actor": ("行動するのは {}", "{} acts"),
     "when.close.choice": ("その選択で終わる", "ends with that choice"),
     "when.via": ("{} の中", "inside {}"),

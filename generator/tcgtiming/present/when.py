@@ -118,9 +118,10 @@ def kinds(game: Game) -> list[Kind]:
 
 
 def _context(game: Game, node: Node) -> Text | None:
-    """The label of the option or case whose body holds the node (None at the top or in a loop)."""
+    """The label of the player's option whose body holds the node (None elsewhere: a case's label, such
+    as "yes", says little without its question)."""
     parent, body = game.enclosing(node)
-    if parent is None:
+    if parent is None or parent.kind != "player":
         return None
     return next((c.label for c in parent.choices if c.id == body), None)
 
@@ -242,10 +243,14 @@ def section(game: Game, t: Timing, lang: str) -> str:
 
 
 def who_text(game: Game, t: Timing, lang: str) -> str:
+    """Who may act, in the order priority goes (the first holds it first), as the charts say it."""
+    from .charts import ui
+
     if t.type == "window":
         order = [t.first] + [r for r in t.who if r != t.first]
-        return wd("first", lang, role_name(game, t.first, lang)) + ("、" if lang == "ja" else "; ") + \
-            wd("who", lang, " → ".join(role_name(game, r, lang) for r in order))
+        if len(order) == 1:
+            return ui("only", lang, role_name(game, t.first, lang))
+        return ui("priority", lang, " → ".join(role_name(game, r, lang) for r in order))
     if t.type == "action":
         return wd("actor", lang, role_name(game, t.first, lang))
     return ""
@@ -283,7 +288,8 @@ def as_data(game: Game, rs: list[Row], f: Filter, lang: str) -> dict:
             "n": r.n, "node": r.timing.node, "type": r.timing.type, "status": r.status,
             "phase": r.timing.phase, "step": r.timing.step, "via": r.timing.via,
             "label": r.timing.label.get(lang),
-            "context": r.timing.context.get(lang) if r.timing.context is not None else None, "plays": list(r.timing.plays), "who": list(r.timing.who),
+            "context": r.timing.context.get(lang) if r.timing.context is not None else None,
+            "plays": list(r.timing.plays), "who": list(r.timing.who),
             "first": r.timing.first, "close": r.timing.close,
             "passes": r.timing.passes if r.timing.type == "window" else None,
         } for r in rs],
