@@ -102,3 +102,14 @@ def test_a_new_kind_of_input_joins_through_the_visit_sources(cli, monkeypatch):
     assert {"kind": "ruling", "name": "r-loss"} in ws["inputs"]
     assert ws["visits"]["check_timing.loss.draw.1"] == 1
     assert "check_timing.loss.draw.1" not in {u["node"] for u in ws["unvisited"]}
+
+
+def test_an_edge_no_run_takes_has_the_reason_of_its_source(shipped):
+    inputs, vs = shipped
+    for g in inputs.games:
+        cov = coverage.coverage(g, vs)
+        reach = coverage.reachable(g)
+        assert set(cov.edge_reasons) == {e for e, n in cov.edges.items() if not n}
+        for (src, _dst, _kind), r in cov.edge_reasons.items():
+            assert r == coverage.reason(g, src, reach)
+        assert cov.visited_edges + len(cov.edge_reasons) == len(cov.edges) == len({(e.src, e.dst, e.kind) for e in g.edges})

@@ -46,6 +46,7 @@ WHEN_WORDS: dict[str, tuple[str, str]] = {
     "cov.title": ("{} — シナリオの網羅", "{} — scenario coverage"),
     "cov.summary": ("ノード {}/{}、辺 {}/{}（{}件の入力）", "nodes {}/{}, edges {}/{} ({} inputs)"),
     "cov.visited": ("通過", "visited"),
+    "cov.edges_unvisited": ("どの入力も通らない辺", "edges no input takes"),
     "cov.unvisited": ("未通過", "not visited"),
     "cov.reason.synthetic": ("生成された区切り（ステップ・フェイズの終わりへ制御が来ない）",
                              "a generated boundary that control never reaches"),

@@ -40,8 +40,9 @@ class GameCoverage:
     inputs: list[Visit]
     nodes: dict[str, int] = field(default_factory=dict)  # node -> visits, over every input
     by: dict[str, list[str]] = field(default_factory=dict)  # node -> the inputs visiting it
-    edges: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (src, dst, kind) -> visits
+    edges: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (src, dst, kind) -> visits (two edges alike: one)
     reasons: dict[str, str] = field(default_factory=dict)  # unvisited node -> reason
+    edge_reasons: dict[tuple[str, str, str], str] = field(default_factory=dict)  # unvisited edge -> its source's reason
 
     @property
     def visited_nodes(self) -> int:
@@ -101,6 +102,7 @@ def coverage(game: Game, visits: list[Visit]) -> GameCoverage:
             cov.edges[(e.src, e.dst, e.kind)] += 1
     reach = reachable(game)
     cov.reasons = {n: reason(game, n, reach) for n, k in cov.nodes.items() if not k}
+    cov.edge_reasons = {e: reason(game, e[0], reach) for e, k in cov.edges.items() if not k}
     return cov
 
 
@@ -124,10 +126,11 @@ def as_data(covs: list[GameCoverage]) -> dict:
             "game": g.id,
             "inputs": [{"kind": v.kind, "name": v.name} for v in c.inputs],
             "nodes": {"total": len(g.nodes), "visited": c.visited_nodes},
-            "edges": {"total": len(g.edges), "visited": c.visited_edges},
+            "edges": {"total": len(c.edges), "visited": c.visited_edges},
             "unvisited": [{"node": n, "kind": g.nodes[n].kind, "reason": r} for n, r in c.reasons.items()],
             "reasons": {r: sum(1 for x in c.reasons.values() if x == r) for r in REASONS},
             "visits": {n: k for n, k in c.nodes.items() if k},
+            "unvisited_edges": [{"src": s, "dst": d, "kind": k, "reason": r} for (s, d, k), r in c.edge_reasons.items()],
             "edge_visits": [{"src": s, "dst": d, "kind": k, "visits": n} for (s, d, k), n in c.edges.items()],
         })
     return {"games": out}
@@ -138,11 +141,15 @@ def as_text(covs: list[GameCoverage], lang: str) -> str:
     for c in covs:
         g = c.game
         lines.append(wd("title", lang, g.name.get(lang)))
-        lines.append("  " + wd("summary", lang, c.visited_nodes, len(g.nodes), c.visited_edges, len(g.edges), len(c.inputs)))
+        lines.append("  " + wd("summary", lang, c.visited_nodes, len(g.nodes), c.visited_edges, len(c.edges), len(c.inputs)))
         for r in REASONS:
             ids = [n for n, x in c.reasons.items() if x == r]
             if ids:
                 lines.append(f"  {wd('reason.' + ('none' if r == 'gap' else r), lang)}: {len(ids)}")
                 lines += [f"    {n}" for n in ids]
+        if c.edge_reasons:
+            lines.append(f"  {wd('edges_unvisited', lang)}: {len(c.edge_reasons)}")
+            lines += [f"    {s} → {d} ({k}) [{wd('reason.' + ('none' if r == 'gap' else r), lang)}]"
+                      for (s, d, k), r in c.edge_reasons.items()]
         lines.append("")
     return "\n".join(lines)

@@ -158,16 +158,19 @@ def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
                      "gap": reason == "gap"})
     groups = [{"reason": r, "title": cov_mod.wd("reason." + ("none" if r == "gap" else r), lang),
                "rows": [x for x in rows if cov.reasons.get(x["id"]) == r]} for r in cov_mod.REASONS]
-    words = {k: cov_mod.wd(k, lang) for k in ("heat", "missing", "all", "visited", "unvisited")}
+    edges = [{"src": src, "dst": dst, "kind": kind, "href": rel(page, node_page(game, game.nodes[src]), src),
+              "reason": cov_mod.wd("reason." + ("none" if r == "gap" else r), lang)}
+             for (src, dst, kind), r in cov.edge_reasons.items()]
+    words = {k: cov_mod.wd(k, lang) for k in ("heat", "missing", "all", "visited", "unvisited", "edges_unvisited")}
     words.update(never=cov_mod.wd("legend.never", lang), gap=cov_mod.wd("legend.gap", lang))
     words.update({f"col_{k}": cov_mod.wd(f"col.{k}", lang) for k in ("node", "visits", "inputs", "reason", "kind")})
     words.update(full_size=w("full_size", lang), when=when.wd("link", lang))
     title = cov_mod.wd("title", lang, tx(game.name, lang))
-    summary = cov_mod.wd("summary", lang, cov.visited_nodes, len(game.nodes), cov.visited_edges, len(game.edges),
+    summary = cov_mod.wd("summary", lang, cov.visited_nodes, len(game.nodes), cov.visited_edges, len(cov.edges),
                          len(cov.inputs))
     body = _env().get_template("coverage.html").render(
         title=title, summary=summary, t=words, charts=charts, rows=rows,
-        groups=[g for g in groups if g["rows"]], unvisited=len(cov.reasons), css=rel(page, "assets/lookup.css"),
+        groups=[g for g in groups if g["rows"]], unvisited=len(cov.reasons), edges=edges, css=rel(page, "assets/lookup.css"),
         game_href=rel(page, f"{game.id}/turn.html"), game_name=tx(game.name, lang),
         when_href=rel(page, WHEN_PAGE.format(game.id)))
     return Page(page, title, Markup(body), game.id)
