@@ -113,3 +113,23 @@ def test_an_edge_no_run_takes_has_the_reason_of_its_source(shipped):
         for (src, _dst, _kind), r in cov.edge_reasons.items():
             assert r == coverage.reason(g, src, reach)
         assert cov.visited_edges + len(cov.edge_reasons) == len(cov.edges) == len({(e.src, e.dst, e.kind) for e in g.edges})
+
+
+def test_heat_svg_classes_each_model_node_and_edge_by_its_visits(shipped):
+    from tcgtiming.present.site.lookups import heat_svg
+
+    inputs, vs = shipped
+    ws = next(g for g in inputs.games if g.id == "ws")
+    cov = coverage.coverage(ws, vs)
+    gap = next(n for n, r in cov.reasons.items() if r == "gap")
+    edge = next(e for e, n in cov.edges.items() if n >= 10)
+    svg = ("<svg><style>text {}</style>"
+           f'<g id="n:{ws.turn.begin}" class="node"></g><g id="n:attack.damage.end" class="node"></g>'
+           f'<g id="n:{gap}" class="node"></g><g id="n:legend:x" class="node"></g>'
+           f'<g id="e:{edge[0]}&#45;&gt;{edge[1]}:{edge[2]}" class="edge"></g></svg>')
+    out = heat_svg(svg, cov)
+    assert f'<g id="n:{ws.turn.begin}" class="node heat-{coverage.heat(cov.nodes[ws.turn.begin])} heat-dark">' in out
+    assert '<g id="n:attack.damage.end" class="node heat-0 heat-dark">' in out
+    assert f'<g id="n:{gap}" class="node heat-0 heat-gap' in out
+    assert '<g id="n:legend:x" class="node">' in out  # not a node of the model: left as drawn
+    assert 'class="edge eheat-4"' in out and ".heat-1 polygon" in out

@@ -139,6 +139,7 @@ def test_the_installed_command_builds_the_site_outside_the_repository(installed)
       "--format", "json"], '"complete": true'),
     (["schema", "--kind", "scenario"], '"$schema"'),
     (["when", "ws", "--play", "counter"], "attack.counter.3"),
+    (["coverage", "--game", "gundam"], "Gundam War"),
     (["codes"], "C315"),
     (["reference", "--check"], "current"),
 ])
