@@ -53,5 +53,5 @@ def run(args) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(when.as_data(game, rows, f, args.lang), ensure_ascii=False, indent=2) + "\n")
     else:
-        sys.stdout.write(visible(when.as_text(game, rows, f, args.lang)).replace("\ufffd\n", "\n"))
+        sys.stdout.write(visible(when.as_text(game, rows, f, args.lang)))
     return 0
