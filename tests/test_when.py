@@ -139,3 +139,17 @@ def test_a_timing_inside_an_option_names_the_option(games):
     choice = next(c for c in g.nodes["main.3"].choices if c.id == "character")
     assert rows["main.3.character.1"].context == choice.label
     assert rows["main.3"].context is None and rows["main.2"].context is None
+
+
+@pytest.mark.parametrize("game", ["gundam", "ws", "versus", "aquarian"])
+def test_the_japanese_lookup_has_no_english_words_besides_node_ids(cli, game):
+    import re
+
+    code, out, _ = cli("when", game, "--lang", "ja", "--rules", ROOT / "rules")
+    assert code == 0
+    assert not re.findall(r"[A-Za-z]{2,}", re.sub(r"\[[^\]]*\]", "", out))
+    code, en, _ = cli("when", game, "--lang", "en", "--rules", ROOT / "rules")
+    from tcgtiming.core.words_when import WHEN_WORDS
+
+    used = [(ja, e) for k, (ja, e) in WHEN_WORDS.items() if k.startswith(("when.status.", "when.t.")) and e in en]
+    assert used and not [ja for ja, _ in used if ja in en]  # the catalogue's English words, never its Japanese
