@@ -133,3 +133,14 @@ def test_heat_svg_classes_each_model_node_and_edge_by_its_visits(shipped):
     assert f'<g id="n:{gap}" class="node heat-0 heat-gap' in out
     assert '<g id="n:legend:x" class="node">' in out  # not a node of the model: left as drawn
     assert 'class="edge eheat-4"' in out and ".heat-1 polygon" in out
+
+
+def test_the_overview_heat_of_a_phase_is_the_heat_of_its_start(shipped):
+    from tcgtiming.present.site.lookups import heat_svg
+
+    inputs, vs = shipped
+    ws = next(g for g in inputs.games if g.id == "ws")
+    cov = coverage.coverage(ws, vs)
+    out = heat_svg('<svg><style></style><g id="n:attack.counter" class="node"></g></svg>', cov)
+    level = coverage.heat(cov.nodes[ws.containers["attack.counter"].begin])
+    assert level > 0 and f'class="node heat-{level}"' in out

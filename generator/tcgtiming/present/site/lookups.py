@@ -103,9 +103,13 @@ DARK = ("#404040", "#000000", "#202020")
 
 def heat_svg(svg: str, cov: cov_mod.GameCoverage) -> str:
     """A chart (as ``chart_file`` made it) with each node and edge of the model classed by its heat
-    level (``heat-0`` … ``heat-4``; ``heat-gap``: reachable, not visited) and the heat map's style."""
+    level (``heat-0`` … ``heat-4``; ``heat-gap``: reachable, not visited) and the heat map's style; a
+    phase or step of the overview takes the heat of its start."""
     def node(mo):
         nid = html.unescape(mo.group(1))
+        container = cov.game.containers.get(nid)
+        if nid not in cov.nodes and container is not None:  # the overview draws phases and steps: their start
+            nid = container.begin
         if nid not in cov.nodes:
             return mo.group(0)
         level = cov_mod.heat(cov.nodes[nid])
@@ -130,19 +134,18 @@ def heat_svg(svg: str, cov: cov_mod.GameCoverage) -> str:
 
 def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
     from ..charts import chart_ids
+    from ..when import containers_of
     from .markup import chart_file
 
     lang = p.lang
     page = COVERAGE_PAGE.format(game.id)
     charts = []
     for cid in chart_ids(game):
-        if cid == "turn":
-            continue  # the overview draws phases, not the model's nodes
         at = f"{game.id}/coverage/charts/{cid}.{lang}.svg"
         text, width, height = chart_file((p.drawn / "charts" / game.id / f"{cid}.{lang}.svg").read_text(encoding="utf-8"), at)
         p.files[at] = heat_svg(text, cov)
         container = game.containers[cid]
-        ids = game.time_order(cid)
+        ids = game.time_order(cid) if cid != "turn" else [game.containers[c].begin for c in containers_of(game)]
         seen = sum(1 for n in ids if cov.nodes.get(n))
         charts.append({"id": cid, "label": tx(container.label, lang), "href": rel(page, at), "seen": seen, "total": len(ids),
                        "style": f"max-width:{width:g}px;aspect-ratio:{width:g}/{height:g}",
