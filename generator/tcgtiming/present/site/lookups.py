@@ -107,14 +107,14 @@ def heat_svg(svg: str, cov: cov_mod.GameCoverage) -> str:
     phase or step of the overview takes the heat of its start."""
     def node(mo):
         nid = html.unescape(mo.group(1))
-        container = cov.game.containers.get(nid)
-        if nid not in cov.nodes and container is not None:  # the overview draws phases and steps: their start
+        container = cov.game.containers.get(nid) if nid not in cov.nodes else None
+        if container is not None:  # the overview draws phases and steps (light boxes): the heat of their start
             nid = container.begin
         if nid not in cov.nodes:
             return mo.group(0)
         level = cov_mod.heat(cov.nodes[nid])
         extra = " heat-gap" if cov.reasons.get(nid) == "gap" else ""
-        if NODE_STYLE.get(style_key(cov.game, cov.game.nodes[nid]), {}).get("fillcolor") in DARK:
+        if container is None and NODE_STYLE.get(style_key(cov.game, cov.game.nodes[nid]), {}).get("fillcolor") in DARK:
             extra += " heat-dark"  # its white text stays readable on the heat colour
         return f'<g id="n:{mo.group(1)}" class="node heat-{level}{extra}">'
 
