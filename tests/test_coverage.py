@@ -144,3 +144,14 @@ def test_the_overview_heat_of_a_phase_is_the_heat_of_its_start(shipped):
     out = heat_svg('<svg><style></style><g id="n:attack.counter" class="node"></g></svg>', cov)
     level = coverage.heat(cov.nodes[ws.containers["attack.counter"].begin])
     assert level > 0 and f'class="node heat-{level}"' in out
+
+
+def test_an_invalid_scenario_is_reported_located_and_nothing_is_counted(cli, tmp_path):
+    import shutil
+
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules" / "gundam", rules / "gundam")
+    bad = rules / "gundam" / "scenarios" / "battle-four-steps.yaml"
+    bad.write_text(bad.read_text(encoding="utf-8").replace("game: gundam", "game: gundm", 1), encoding="utf-8")
+    code, out, _ = cli("coverage", "--rules", rules)
+    assert code == 1 and "battle-four-steps.yaml:" in out and "error[" in out and "nodes" not in out
