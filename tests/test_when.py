@@ -30,8 +30,17 @@ def test_gundam_free_timings_are_the_only_open_rows_and_every_closed_node_is_clo
     windows = {n.id for n in g.nodes.values() if n.kind == "window"}
     closed = {n.id for n in g.nodes.values() if n.kind == "closed"}
     assert set(_open(rows)) == windows and len(windows) == 12
-    assert {r.timing.node for r in rows if r.status == "closed"} == closed
-    assert all(r.timing.type in ("window", "closed") for r in rows)
+    assert {r.timing.node for r in rows if r.timing.type == "closed"} == closed
+    assert all(r.status == "closed" for r in rows if r.timing.type != "window")
+    assert {r.timing.type for r in rows} == {"window", "closed", "moment"}
+    # the chart's rows: each phase and step starts with a row where no one plays (its start), and the
+    # rule effects are rows of their own, between the free timings
+    firsts = {}
+    for r in rows:
+        firsts.setdefault(r.timing.step or r.timing.phase, r)
+    assert firsts and all(r.status == "closed" for r in firsts.values())
+    effects = [r for r in rows if r.timing.node.endswith("rule_effect")]
+    assert effects and all(r.timing.type == "moment" for r in effects)
     order = g.time_order("turn")
     assert [r.timing.node for r in rows] == sorted((r.timing.node for r in rows), key=order.index)
     assert all(r.timing.first == "attack_side" and set(r.timing.who) == {"attack_side", "defense_side"}
@@ -41,7 +50,7 @@ def test_gundam_free_timings_are_the_only_open_rows_and_every_closed_node_is_clo
 def test_gundam_reroll_phase_opens_only_after_its_closed_start(games):
     rows = when.rows(games["gundam"], when.Filter(phase="reroll"))
     assert [(r.timing.node, r.status) for r in rows] == [
-        ("reroll.start", "closed"), ("reroll.free", "open"), ("reroll.finish", "closed")]
+        ("reroll.start", "closed"), ("reroll.rule_effect", "closed"), ("reroll.free", "open"), ("reroll.finish", "closed")]
 
 
 def test_gundam_turn_ends_with_closed_timings_only(games):

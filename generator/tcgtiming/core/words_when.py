@@ -6,9 +6,9 @@ WHEN_WORDS: dict[str, tuple[str, str]] = {
     # --- may I play now? ------------------------------------------------------------------------
     "when.title": ("{} — いまプレイできるか", "{} — may I play now?"),
     "when.intro": ("1ターンのタイミングを時間順に並べ、プレイの種類ごとにプレイできるかどうかを示す。"
-                   "ここに無い時点（自動処理、誘発、分岐）では誰もプレイできない。",
+                   "選択肢・場合分け・繰り返しの中の処理は、その項目の行に含まれる。",
                    "The timings of one turn in time order, and for each kind of play whether it may be played there. "
-                   "At the moments between them (automatic steps, trigger points, decisions) no one plays."),
+                   "What happens inside an option, a case or a loop belongs to the row of its item."),
     "when.filter": ("条件: {}", "filter: {}"),
     "when.any_kind": ("すべての種類", "every kind"),
     "when.any_player": ("どちらのプレイヤーも", "either player"),
@@ -23,6 +23,7 @@ WHEN_WORDS: dict[str, tuple[str, str]] = {
     "when.t.action": ("プレイヤーの行動でプレイ", "played by a player's action"),
     "when.t.closed": ("クローズドタイミング", "closed timing"),
     "when.t.check": ("ルール処理と待機中の能力の解決（プレイ不可）", "rule processing and pending abilities; no play"),
+    "when.t.moment": ("ルールによる処理・プレイでない行動（プレイ不可）", "done by the rules, or an action that plays nothing; no play"),
     "when.actor": ("行動するのは {}", "{} acts"),
     "when.close.choice": ("その選択で終わる", "ends with that choice"),
     "when.via": ("{} の中", "inside {}"),

@@ -13,9 +13,12 @@ A *timing* is a node where the model says whether anyone may play:
   closed  a closed timing: no one may play (the grey rows of the Gundam War chart)
   check   a check timing whose procedure holds no timing: rule processing and pending abilities,
           no one plays
+  moment  any other item of a phase or step (not inside an option, case or loop): a trigger point,
+          something the rules do, a decision of the rules, an action that plays nothing; no one
+          plays (the Gundam War chart's phase-start and rule-effect rows)
 
 A call (or a check timing) whose procedure holds timings is expanded in place, each row naming the
-call (``via``). Between timings (automatic steps, trigger points, decisions) no one plays.
+call (``via``); a procedure's own moments are not rows.
 
 A filter (kinds of play, the player's seat, a phase or step) gives each row a status: ``open`` (the
 filter's player may play a kind of the filter here), ``closed``, ``other_kind`` (only other kinds
@@ -30,6 +33,7 @@ from ..core.model import Game, Node, Text
 from ..core.words import word
 
 SEATS = ("turn", "non_turn")
+MOMENTS = ("trigger", "auto", "branch", "player")  # the rows of a phase or step where no one plays
 STATUSES = ("open", "closed", "other_kind", "other_player")
 
 
@@ -169,6 +173,8 @@ def timings(game: Game) -> list[Timing]:
                                       context=_context(game, node)))
                 continue
             t = _timing(game, node, via)
+            if t is None and not stack and node.parent is None and node.kind in MOMENTS:
+                t = Timing(node=nid, type="moment", label=node.label, phase=node.phase, step=node.step)
             if t is not None:
                 out.append(t)
         return out
