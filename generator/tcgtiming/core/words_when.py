@@ -24,6 +24,7 @@ WHEN_WORDS: dict[str, tuple[str, str]] = {
     "when.t.closed": ("クローズドタイミング", "closed timing"),
     "when.t.check": ("ルール処理と待機中の能力の解決（プレイ不可）", "rule processing and pending abilities; no play"),
     "when.t.moment": ("ルールによる処理・プレイでない行動（プレイ不可）", "done by the rules, or an action that plays nothing; no play"),
+    "when.t.moment_of": ("{}：プレイ不可", "{}; no play"),
     "when.actor": ("行動するのは {}", "{} acts"),
     "when.close.choice": ("その選択で終わる", "ends with that choice"),
     "when.via": ("{} の中", "inside {}"),

@@ -62,6 +62,7 @@ class Timing:
     passes: int = 0
     via: str | None = None  # the call or check node whose procedure holds it
     context: Text | None = None  # the option or case whose body holds it (its label)
+    style: str = ""  # moment: the charts' style key of the node (what kind of item it is)
 
     @property
     def can_play(self) -> bool:
@@ -174,7 +175,10 @@ def timings(game: Game) -> list[Timing]:
                 continue
             t = _timing(game, node, via)
             if t is None and not stack and node.parent is None and node.kind in MOMENTS:
-                t = Timing(node=nid, type="moment", label=node.label, phase=node.phase, step=node.step)
+                from .charts import style_key
+
+                t = Timing(node=nid, type="moment", label=node.label, phase=node.phase, step=node.step,
+                           style=style_key(game, node))
             if t is not None:
                 out.append(t)
         return out
@@ -273,6 +277,10 @@ def close_text(t: Timing, lang: str) -> str:
 
 
 def type_text(t: Timing, lang: str) -> str:
+    if t.type == "moment" and t.style:
+        from .charts import ui
+
+        return wd("t.moment_of", lang, ui("k." + t.style, lang))
     return wd("t." + t.type, lang)
 
 
