@@ -12,6 +12,7 @@ from __future__ import annotations
 from .text import LANGS
 from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
+from .words_when import WHEN_WORDS
 
 WORDS: dict[str, tuple[str, str]] = {
     # --- charts, legends and timing tables -----------------------------------------------------
@@ -439,9 +440,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.no_effect": ("効果なし", "no effect"),
 }
 
-
 WORDS.update(POINT_WORDS)
 WORDS.update(JUDGE_WORDS)
+WORDS.update(WHEN_WORDS)  # the timing lookup's and the coverage report's words
 
 
 def word(key: str, lang: str, *args) -> str:

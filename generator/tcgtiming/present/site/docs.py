@@ -121,13 +121,19 @@ def home_page(inputs: Inputs, lang: str, hand_written: Traversable | None) -> Pa
 def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable | None = HAND_WRITTEN) -> Pages:
     """Every page of the site in one language (path -> Page) and the files beside them; drawn is the
     folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none)."""
+    from ..coverage import all_visits, coverage
+    from .lookups import coverage_page, when_page
+
     p = Pages(drawn, lang)
+    visits = all_visits(inputs)
     for g in inputs.games:
         runs = inputs.runs.get(g.id, [])
         p.add(overview_page(p, g, runs))
         for cid in [ph.id for ph in g.phases] + [pr.id for pr in g.procedures]:
             p.add(container_page(p, g, cid))
         p.add(timing_page(g, lang))
+        p.add(when_page(g, lang))
+        p.add(coverage_page(p, g, coverage(g, visits)))
         p.add(sources_page(g, runs, lang))
         p.add(scenarios_index(g, runs, lang))
         for sr in runs:
@@ -154,6 +160,7 @@ def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable |
 
 def nav(inputs: Inputs, lang: str) -> list[dict]:
     """The navigation: [{title, path, children, game}] (paths inside the language's folder)."""
+    from ...core.words import word
 
     def item(title: str, path: str | None = None, children=(), game: str | None = None) -> dict:
         return {"title": title, "path": path, "children": list(children), "game": game}
@@ -166,6 +173,7 @@ def nav(inputs: Inputs, lang: str) -> list[dict]:
             kids.append(item(w("procedures", lang), None,
                              [item(tx(pr.label, lang), f"{g.id}/{pr.id}.html") for pr in g.procedures]))
         kids.append(item(w("timing", lang), f"{g.id}/timing/index.html"))
+        kids += [item(word("when.link", lang), f"{g.id}/when/index.html"), item(word("cov.link", lang), f"{g.id}/coverage/index.html")]
         kids.append(item(w("sources", lang), f"{g.id}/sources/index.html"))
         runs = inputs.runs.get(g.id, [])
         kids.append(item(w("scenarios", lang), f"{g.id}/scenarios/index.html",
