@@ -59,9 +59,14 @@ def scenario_visits(inputs) -> list[Visit]:
             for game_runs in inputs.runs.values() for sr in game_runs]
 
 
+def ruling_visits(inputs) -> list[Visit]:
+    """The rulings' runs (``inputs.rulings``), those that run to their end (not a refusal)."""
+    return [Visit(rr.ruling.game, "ruling", rr.stem, tuple((e.seq, e.node) for e in rr.run.entries))
+            for game_rulings in getattr(inputs, "rulings", {}).values() for rr in game_rulings if rr.run is not None]
+
+
 # What the coverage counts: each entry turns the collected inputs (the site's ``Inputs``) into visits.
-# Another kind of input (the rulings) is one more function here.
-VISIT_SOURCES = [scenario_visits]
+VISIT_SOURCES = [scenario_visits, ruling_visits]
 
 
 def all_visits(inputs) -> list[Visit]:
