@@ -229,9 +229,14 @@ class Machine(Flow, Windows, Abilities):
 
     def context(self) -> None:
         """The context of the entries from here on: turn, turn player, pending, stack, priority (O(1))."""
-        a, b = self.queues if len(self.queues) == 2 else (self.queues + self.queues)[:2]
-        self.out((None, (self.turn_index, self.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))[:len(self.queues)],
-                         self.ssnap, self.priority)))
+        q = self.queues
+        a = q[0]
+        if len(q) > 1:
+            b = q[1]
+            snaps = ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))
+        else:
+            snaps = ((a.log, a.head, len(a.log)),)
+        self.out((None, (self.turn_index, self.seat[0], snaps, self.ssnap, self.priority)))
 
     # --- the budget ------------------------------------------------------------------------------
     def tick(self) -> None:
