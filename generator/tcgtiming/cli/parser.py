@@ -41,7 +41,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="print the JSON Schema of rule files or scenario files",
                        description="Print the JSON Schema of rule files or scenario files (for editors: "
                        "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
-    s.add_argument("--kind", choices=("rules", "scenario"), default="rules", help="which file kind (default: rules)")
+    s.add_argument("--kind", choices=("rules", "scenario", "ruling"), default="rules", help="which file kind (default: rules)")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--out", metavar="FILE", help="write the schema to FILE")
     g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
@@ -91,6 +91,23 @@ def parser() -> argparse.ArgumentParser:
                    help="a folder of templates replacing the packaged ones by name (base.html, landing.html, 404.html)")
     s.set_defaults(command_module="site")
 
+    sv = sub.add_parser(
+        "serve", help="build the site, serve it on 127.0.0.1 and rebuild it when a rule or scenario file changes",
+        description="The authoring loop: build the site into OUT (as 'site' does), serve OUT/site on 127.0.0.1, "
+        "and rebuild whenever a file under the rules folder (or the templates folder) changes. The pages "
+        "reload themselves after a rebuild; when a rebuild fails, they keep the last good site and show the "
+        "located errors in a panel. Only the charts whose drawing changed are drawn again (the chart cache). "
+        "Ctrl-C stops. Exit 2 on usage errors (a missing folder, a port in use).")
+    sv.add_argument("--rules", metavar="DIR", default="rules", help="the rules folder (default: rules)")
+    sv.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")
+    sv.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000; 0: any free port)")
+    sv.add_argument("--templates", metavar="DIR", help="a folder of templates replacing the packaged ones")
+    sv.add_argument("--no-cache", action="store_true", help="do not read or write the chart render cache")
+    sv.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
+    sv.add_argument("--interval", type=float, default=0.5, metavar="SECONDS", help="how often files are checked "
+                    "for changes (default 0.5)")
+    sv.set_defaults(command_module="serve")
+
     # --- simulate command (the engine) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
@@ -112,6 +129,48 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
     out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
     sm.set_defaults(command_module="simulate")
+
+    pt = sub.add_parser("points", help="list every decision point of a game (node, who decides, options)",
+                        description="List every decision point of a game: the node id, who decides, the options "
+                        "and how a scenario's choice answers it (player actions, priority windows, chosen cards, "
+                        "the order of pending abilities, rule processes with a choice). Exit 1 when the rule file "
+                        "is invalid.")
+    pt.add_argument("game", metavar="GAME", help="a rule file or a directory of rule files, or a game id under ./rules")
+    pt.add_argument("--format", choices=("text", "json"), default="text")
+    pt.add_argument("--lang", choices=LANGS, default="en", help="the language of labels (text)")
+    pt.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    pt.set_defaults(command_module="points")
+
+    ck = sub.add_parser("check", help="check ruling files: run each and say whether its answer still holds",
+                        description="Run ruling files (rules/<game>/rulings/*.yaml: a judge's question, its answer and "
+                        "the facts the answer states of a scenario's run) like a test runner: one line per ruling, each "
+                        "failure explained (expected vs found, located in the ruling file, the trace entries around it), "
+                        "and a summary line. Exit 0 when every ruling holds, 1 when one fails or is invalid, 2 on usage "
+                        "errors.")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="ruling files, or folders to search for rulings/*.yaml "
+                    "(default: rules)")
+    ck.add_argument("--rules", metavar="DIR", help="the rules folder (default: the game.yaml above each ruling's folder)")
+    ck.add_argument("--lang", choices=LANGS, default="en", help="language of the questions and trace entries (default en)")
+    ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    ck.set_defaults(command_module="check")
+
+    ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
+                        description="Run every legal combination of the decisions a scenario leaves open (each player's "
+                        "order of their pending abilities, passes and plays in priority windows, options and optional "
+                        "actions, paying costs), merging runs that reach the same game state, and report the distinct "
+                        "outcomes: how many combinations reach each, one of them as scenario choices, and the cards that "
+                        "end differently. Exit 0 when every combination was run, 1 when the scenario or the rules are "
+                        "invalid, 3 when --limit stopped the exploration first (the outcomes shown are then incomplete).")
+    ex.add_argument("scenario", metavar="SCENARIO", help="a scenario file")
+    ex.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: as for simulate")
+    ex.add_argument("--at", metavar="NODE", help="explore from the first decision at this node id (the decisions "
+                    "before it follow the scenario's choices and policy)")
+    ex.add_argument("--open", action="append", default=[], metavar="NODE", help="leave the decisions at this node "
+                    "open even where the scenario scripts them (repeatable): 'what if they had been taken otherwise?'")
+    ex.add_argument("--limit", type=int, default=100_000, metavar="N", help="at most N engine runs (default 100000)")
+    ex.add_argument("--format", choices=("text", "json"), default="text")
+    ex.add_argument("--lang", choices=LANGS, default="en", help="language of the text (default en)")
+    ex.set_defaults(command_module="explore")
 
     k = sub.add_parser("codes", help="list every diagnostic code",
                        description="List every diagnostic code with its severity and meaning.")

@@ -42,7 +42,7 @@ class Machine(Flow, Windows, Abilities):
     node = 0  # the latest decision's node (player action, window, for-each): the state's position
 
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
-                 ring=None):
+                 ring=None, explorer=None):
         self.prog, self.sc, self.strict = prog, scenario, strict
         self.policy = policy or scenario.policy
         setup = prog.setup(scenario)  # what every run of the scenario starts from, worked out once
@@ -79,6 +79,7 @@ class Machine(Flow, Windows, Abilities):
         self.out = out  # the record stream (None: no trace)
         self.queues = [pending[p] for p in self.players]
         self.ring = ring  # the recent records, when a run is repeated to name the cycle it is caught in
+        self.explorer = explorer  # answers the unscripted decisions in an exploration (``runtime.explore``)
 
     @property
     def rng(self) -> random.Random:
