@@ -193,7 +193,12 @@ def act_discard_to_limit(cx, node, a):
                 raise SimulationError("R501", f"unscripted discard at '{node.id}'", node.loc,
                                       help=f"add a choice: {{at: {node.id}, cards: [...]}}")
             st.policy_decisions += 1
-        cards = [c for c in cards_in if c.id in wanted][:excess]
+        cards = [c for c in cards_in if c.id in wanted]
+        if ch is not None and (len(wanted) != excess or len(cards) != len(wanted)):
+            raise SimulationError(
+                "R503", f"{excess} card(s) must be discarded at '{node.id}' ({len(cards_in)} in hand, limit {limit}); "
+                f"the choice names {len(wanted)}" + ("" if len(cards) == len(wanted) else
+                f", not all in hand (hand: {', '.join(c.id for c in cards_in)})"), ch.loc)
         cards += [c for c in reversed(cards_in) if c not in cards][: excess - len(cards)]
         for c in cards:
             st.move_card(c, to)
