@@ -59,3 +59,65 @@ def test_a_discard_naming_the_wrong_number_of_cards_is_a_located_error(tmp_path,
 def test_a_discard_naming_the_right_cards_discards_exactly_those():
     r = run(ROOT / "rules" / "versus" / "scenarios" / "end-hand-limit-discard.yaml", "versus")
     assert zones(r)["p2"]["discard"] == ("b-h1", "b-h2")
+
+
+# --- VERSUS 臨戦: the card's keyword decides the state it enters in -------------------------------
+RINSEN = "standby-rinsen.yaml"
+
+
+def final_states(r):
+    """card -> the state its latest ("state", card, old, new) change left it in."""
+    out = {}
+    for e in r.entries:
+        for ch in e.changes:
+            if ch[0] == "state":
+                out[ch[1]] = ch[3]
+    return out
+
+
+def test_a_character_with_rinsen_enters_active_and_one_without_sleeping():
+    r = run(ROOT / "rules" / "versus" / "scenarios" / RINSEN, "versus")
+    states = final_states(r)
+    assert states["a-ready"] == "active" and states["a-plain"] == "sleep"
+    assert zones(r)["p1"]["field"] == ("a-ready", "a-plain")
+    picks = [e.event[1] for e in r.entries if e.node == "place_character.card"]
+    assert picks == ["ready", "plain"]  # the option the card's keyword makes hold, not one the scenario picked
+
+
+@pytest.mark.parametrize("card,wrong", [("a-ready", "plain"), ("a-plain", "ready")])
+def test_picking_the_other_keyword_option_for_a_card_is_refused_where_it_is_written(tmp_path, card, wrong):
+    # the card without 臨戦 is picked first, while the one with it is still in hand
+    text = (ROOT / "rules" / "versus" / "scenarios" / RINSEN).read_text(encoding="utf-8")
+    first, second = "{at: place_character.card, card: a-ready}", "{at: place_character.card, card: a-plain}"
+    swapped = text.replace(first, "@").replace(second, first).replace("@", second)
+    new = "{at: place_character.card, take: " + wrong + ", card: " + card + "}"
+    swapped = swapped.replace("{at: place_character.card, card: " + card + "}", new)
+    path = tmp_path / RINSEN
+    path.write_text(swapped, encoding="utf-8")
+    line = swapped[: swapped.index(new)].count("\n") + 1
+    err = refused(path, "versus", strict=False)
+    assert err.code == "R503" and err.loc.line == line and wrong in err.message
+
+
+def test_a_character_without_rinsen_cannot_attack_in_the_turn_it_is_placed(tmp_path):
+    path, _ = variant(tmp_path, "versus", RINSEN, "{at: battle.attack.declare.1, card: a-ready}",
+                      "{at: battle.attack.declare.1, card: a-plain}")
+    err = refused(path, "versus", strict=False)
+    assert err.code == "R503" and "a-plain" in err.message
+
+
+def test_a_character_card_cannot_enter_the_field_through_the_support_path(tmp_path):
+    # one character placed the ordinary way; the second through the support-item path
+    path, line = variant(tmp_path, "versus", RINSEN,
+                         "  - {at: standby.character.place.second, take: place}\n"
+                         "  - {at: place_character.card, card: a-plain}\n"
+                         "  - {at: place_character.pay, card: a-m1}\n",
+                         "  - {at: standby.character.place.second, take: stop}\n"
+                         "  - {at: standby.supports.support, take: place, card: a-plain}\n"
+                         "  - {at: standby.supports.support.place.1, card: a-m1}\n")
+    text = path.read_text(encoding="utf-8").replace("hand: [a-ready, a-plain]", "hand: [a-ready, a-plain, a-sup]")
+    text = text.replace("cards:\n", "cards:\n  - {id: a-sup, name: Banner, type: support, stats: {e: 1}}\n")
+    path.write_text(text, encoding="utf-8")
+    err = refused(path, "versus", strict=False)
+    assert err.code == "R503" and "a-plain" in err.message and "support" in err.message
+    assert err.loc.line == line + 2  # the choice that named the character (one card line added above it)

@@ -206,17 +206,34 @@ def act_discard_to_limit(cx, node, a):
     return run
 
 
+def choice_naming(st, card):
+    """Where the scenario named the card (its latest used choice doing so), or None."""
+    named = [c for c in st.all_choices if id(c) in st.used_choices and (c.card == card.id or card.id in c.cards)]
+    return named[-1].loc if named else None
+
+
 @CARD_ACTIONS
 def act_place(cx, node, a):
-    i, frm, to, state = cx.seat(a["player"]), a["from"], a["to"], a.get("state")
+    i, frm, to, state, need = cx.seat(a["player"]), a["from"], a["to"], a.get("state"), a.get("type")
+    kw, kw_state = a.get("keyword"), a.get("keyword_state")
 
     def run(st):
         cards = chosen_from(st, node, st.zones[st.seat[i]][frm], 1)
         if not cards:
             return ("no_card_to_place",)
         card = cards[0]
+        if need is not None and card.spec.type != need:
+            where = choice_naming(st, card)
+            fits = [c for c in st.zones[st.seat[i]][frm] if c.spec.type == need]
+            if where is not None or not fits:  # named by the scenario, or nothing else to place
+                raise SimulationError("R503", f"{card.name} [{card.id}] is a card of type '{card.spec.type}': only a "
+                                      f"'{need}' card can be placed in {to} at '{node.id if node else to}'",
+                                      where or (node.loc if node is not None else None))
+            card = fits[0]  # the policy's pick, among the cards the rule allows
         st.move_card(card, to)
-        if state:
+        if kw is not None and kw in card.spec.traits:
+            st.set_state(card, kw_state)
+        elif state:
             st.set_state(card, state)
         elif card.state is None:
             st.set_state(card, "stand")

@@ -159,6 +159,13 @@ def pred_has_keyword(cx, a):
 
 
 @PREDICATES
+def pred_has_type(cx, a):
+    t, zones = a["type"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
+    return per_player(cx, "any" if a["player"] == "both" else a["player"],
+                      lambda st, pid: any(c.spec.type == t for z in zones for c in st.zones[pid][z]))
+
+
+@PREDICATES
 def pred_stat_at_least(cx, a):
     who, stat, than, than_stat = a["who"], a["stat"], a["than"], a["than_stat"]
 
@@ -169,3 +176,10 @@ def pred_stat_at_least(cx, a):
         side = {"attacker": at.attacker, "defender": at.defender}
         return side[who].stat(stat) >= side[than].stat(than_stat)
     return test
+
+
+@PREDICATES
+def pred_chosen_has(cx, a):
+    kw, t = a.get("keyword"), a.get("type")
+    return lambda st: (st.chosen is not None and (kw is None or kw in st.chosen.spec.traits)
+                       and (t is None or st.chosen.spec.type == t))
