@@ -121,3 +121,43 @@ def test_a_character_card_cannot_enter_the_field_through_the_support_path(tmp_pa
     err = refused(path, "versus", strict=False)
     assert err.code == "R503" and "a-plain" in err.message and "support" in err.message
     assert err.loc.line == line + 2  # the choice that named the character (one card line added above it)
+
+
+# --- rule processing: every rule that applies, each an entry of its own --------------------------
+def test_a_level_up_already_due_is_done_at_the_first_check_timing_and_both_losses_are_a_draw():
+    r = run(ROOT / "rules" / "ws" / "scenarios" / "level-up-due-at-start.yaml", "ws")
+    rules = [e for e in r.entries if e.node == "check_timing.1" and e.kind in ("interrupt", "rule")]
+    assert [(e.event[0], e.event[1], e.event[2]) for e in rules] == [
+        ("interrupt", "level_up", "p1"), ("rule", "loss_level", "p1"), ("rule", "loss_level", "p2")]
+    first = next(e for e in r.entries if e.node == "check_timing.1")
+    assert first.event[0] == "interrupt"  # before any card moved in the turn
+    assert r.result == "draw"
+
+
+# --- costs paid by turning cards of a zone (VERSUS: usable magic cards face down) ---------------
+BOLT = "2 damage to a character}, kind: activated, play: standby_ability,\n"
+PAID = ("2 damage to a character}, kind: activated, play: standby_ability,\n"
+        "         cost: [{pay: {zone: magic, count: 1, from: face_up, to: face_down}}],\n")
+
+
+def magic_variant(tmp_path, magic: str) -> Path:
+    path, _ = variant(tmp_path, "versus", "standby-newest-first.yaml", BOLT, PAID)
+    text = path.read_text(encoding="utf-8").replace("      leader: [a-leader]\n", "      leader: [a-leader]\n" + magic)
+    text = text.replace("cards:\n", "cards:\n  - {id: a-m0, name: Magic card, type: magic, state: face_up}\n")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_ability_cost_in_magic_cards_is_paid_by_turning_them_face_down(tmp_path):
+    r = run(magic_variant(tmp_path, "      magic: [a-m0]\n"), "versus")
+    play = next(e for e in r.entries if e.node == "standby.actions" and e.event[0] == "window_play")
+    assert ("state", "a-m0", "face_up", "face_down") in play.changes
+    assert zones(r)["p2"]["discard"] == ("b-char",)  # the example's outcome is unchanged
+
+
+def test_an_ability_cost_that_cannot_be_paid_is_refused_where_the_play_is_written(tmp_path):
+    path = magic_variant(tmp_path, "      magic: []\n")
+    err = refused(path, "versus", strict=False)
+    text = path.read_text(encoding="utf-8").splitlines()
+    assert err.code == "R503" and "magic" in err.message and "a-leader" in err.message
+    assert "card: a-leader" in text[err.loc.line - 1]

@@ -209,5 +209,8 @@ EFFECTS: dict[str, Entry] = _entries(
           (_p("target:enum:attacker|defender|target"), _p("amount:int"), _p("to:zone"))),
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
+    Entry("pay", "A cost: the controller turns count cards of a zone (any zone) from one state to another (VERSUS: usable "
+          "magic cards face down); refused, saying why, when fewer cards can pay.",
+          (_p("zone:zone"), _p("count:int"), _p("to:enum:" + STATES), _p("from?:enum:" + STATES))),
 )
 

@@ -6,6 +6,7 @@ its own is a trace entry of its own, and a step of the budget."""
 from __future__ import annotations
 
 from .cards import LABEL
+from .effects import payable
 from .state import Pending, Registry, SimulationError
 
 SCOPE = (None, None)  # in the record stream: the work of an entry of its own begins
@@ -105,24 +106,26 @@ class Abilities:
         if out is not None:
             out((self.at, (kind, rp.id, pid, done)))
 
-    def interrupts(self) -> None:
-        """Interrupt-type rules, applied until none applies (each rule for each player, in order)."""
+    def interrupts(self) -> int:
+        """Interrupt-type rules, applied until none applies (each rule for each player, in order);
+        how many were applied."""
         if self.in_interrupt or not self.prog.interrupt_rules:
-            return
+            return 0
         scan, pairs = self.prog.interrupt_scan
         self.in_interrupt = True
+        n = 0
         try:
             k, fired = 0, False
             while True:
                 k = scan(self, k)
                 if k < 0:
                     if not fired:
-                        return
+                        return n
                     k, fired = 0, False
                     continue
                 rp, j = pairs[k]
                 self.apply_rule(rp, self.seat[j], "interrupt")
-                fired = True
+                fired, n = True, n + 1
                 k += 1
         finally:
             self.in_interrupt = False
@@ -143,19 +146,27 @@ NOTHING_TO_DO = ("rule_processing", 0)
 
 @ABILITY_ACTIONS
 def act_rule_processing(cx, node, a):
-    if not any(rp.type == "check" for rp in cx.game.rule_processes.values()):
+    if not cx.game.rule_processes:
         nothing = lambda st: NOTHING_TO_DO  # noqa: E731
         nothing.const = NOTHING_TO_DO
         return nothing
 
     def run(st):
+        # every rule that applies: an interrupt-type rule already due (from the starting state, or a
+        # value that changed without a card moving) is applied here too, each an entry of its own
         scan, pairs = st.prog.check_scan
-        n, k, applied = 0, 0, False
+        n = st.interrupts()
+        k, applied = 0, False
         while True:
             k = scan(st, k)
             if k < 0:  # a round is over
-                if st.losers or not applied:  # the game's own end_game nodes end the game (they read 'lost')
+                if not st.losers and applied:
+                    k, applied = 0, False
+                    continue
+                m = 0 if st.losers else st.interrupts()
+                if not m:  # the game's own end_game nodes end the game (they read 'lost')
                     return ("rule_processing", n) if n else NOTHING_TO_DO
+                n += m
                 k, applied = 0, False
                 continue
             rp, j = pairs[k]
@@ -229,6 +240,8 @@ def can_pay(st, cost, pid) -> bool:
             who = pid if a.get("who", "controller") == "controller" else st.other(pid)
             if len(st.zone(who, a["from"])) < st.prog.cx.int(a.get("count", 1)):
                 return False
+        if c.name == "pay" and len(payable(st, a["zone"], a.get("from"), pid)) < st.prog.cx.int(a["count"]):
+            return False
     return True
 
 

@@ -206,10 +206,13 @@ def act_discard_to_limit(cx, node, a):
     return run
 
 
-def choice_naming(st, card):
-    """Where the scenario named the card (its latest used choice doing so), or None."""
+def choice_naming(st, card, fallback: bool = True):
+    """Where the scenario named the card (its latest used choice doing so); else the node being run
+    (``fallback``), or None."""
     named = [c for c in st.all_choices if id(c) in st.used_choices and (c.card == card.id or card.id in c.cards)]
-    return named[-1].loc if named else None
+    if named:
+        return named[-1].loc
+    return st.prog.nodes[st.at].loc if fallback else None
 
 
 @CARD_ACTIONS
@@ -223,7 +226,7 @@ def act_place(cx, node, a):
             return ("no_card_to_place",)
         card = cards[0]
         if need is not None and card.spec.type != need:
-            where = choice_naming(st, card)
+            where = choice_naming(st, card, fallback=False)
             fits = [c for c in st.zones[st.seat[i]][frm] if c.spec.type == need]
             if where is not None or not fits:  # named by the scenario, or nothing else to place
                 raise SimulationError("R503", f"{card.name} [{card.id}] is a card of type '{card.spec.type}': only a "
