@@ -161,3 +161,22 @@ def test_an_ability_cost_that_cannot_be_paid_is_refused_where_the_play_is_writte
     text = path.read_text(encoding="utf-8").splitlines()
     assert err.code == "R503" and "magic" in err.message and "a-leader" in err.message
     assert "card: a-leader" in text[err.loc.line - 1]
+
+
+# --- Aquarian Age: the guard cost is paid from the guarding character's power --------------------
+GUARD = "{at: faction.checks.aggressive.attack.guard.guard.1, card: g-guard}"
+
+
+def test_the_guard_cost_is_paid_from_the_guarding_characters_power():
+    r = run(ROOT / "rules" / "aquarian" / "scenarios" / "guard-battle.yaml", "aquarian")
+    guard = next(e for e in r.entries if e.node == "faction.checks.aggressive.attack.guard.guard.1")
+    assert ("stat", "g-guard", "power", 1, 0) in guard.changes
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_guard_whose_cost_cannot_be_paid_is_refused_where_it_is_written(tmp_path, strict):
+    path, _ = variant(tmp_path, "aquarian", "guard-battle.yaml", "guard_cost: 1, power: 1}", "guard_cost: 1, power: 0}")
+    err = refused(path, "aquarian", strict)
+    text = path.read_text(encoding="utf-8").splitlines()
+    assert err.code == "R503" and "guard_cost" in err.message and "g-guard" in err.message
+    assert GUARD in text[err.loc.line - 1]
