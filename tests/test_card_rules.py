@@ -180,3 +180,12 @@ def test_a_guard_whose_cost_cannot_be_paid_is_refused_where_it_is_written(tmp_pa
     text = path.read_text(encoding="utf-8").splitlines()
     assert err.code == "R503" and "guard_cost" in err.message and "g-guard" in err.message
     assert GUARD in text[err.loc.line - 1]
+
+
+# --- the WS end phase repeats for an end-of-turn ability that arrived after its triggering ------
+def test_the_end_phase_runs_again_for_an_end_of_turn_ability_that_arrived_late():
+    r = run(ROOT / "rules" / "ws" / "scenarios" / "end-phase-late-ability.yaml", "ws")
+    seq = [e.node for e in r.entries if e.node in ("end.1", "end.6.again.1", "end.6.else.1")]
+    assert seq == ["end.1", "end.6.again.1", "end.1", "end.6.else.1"]
+    triggered = [e.event[2] for e in r.entries if e.node == "end.1"]
+    assert [tuple(x[1:] for x in t) for t in triggered] == [(("a-call", "call"),), (("a-call", "call"), ("a-late", "late"))]

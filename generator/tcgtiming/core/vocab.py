@@ -115,6 +115,8 @@ PREDICATES: dict[str, Entry] = _entries(
     # --- additions: versus ---
     Entry("has_keyword", "The player has a card with the given keyword skill (in the zone, if one is given).",
           (_p("player:player"), _p("keyword:name"), _p("zone?:zone"))),
+    Entry("untriggered", "An auto ability waiting for the event would trigger now but did not when the event last "
+          "happened (its card arrived, or its condition came to hold, after that).", (_p("event:event"),)),
     Entry("has_type", "The player has a card of the given card type (in the zone, if one is given).",
           (_p("player:player"), _p("type:name"), _p("zone?:zone"))),
     Entry("chosen_has", "The card chosen at the latest decision has the given keyword skill or trait (and/or card type).",

@@ -9,6 +9,11 @@ from .cards import LABEL
 from .effects import payable
 from .state import Pending, Registry, SimulationError
 
+def marker(event: str, card, ab) -> str:
+    """The key, among the event counts, of the firing of the event at which the ability last triggered."""
+    return f"{event}@{card.id}/{ab.id}"
+
+
 SCOPE = (None, None)  # in the record stream: the work of an entry of its own begins
 CARD_EVENTS = frozenset({"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"})
 
@@ -53,8 +58,18 @@ class Abilities:
                     pos[where] = {id(x): i for i, x in enumerate(self.zones[c.owner][c.zone])}
                 return (c.owner != tp, order[c.zone], pos[where][id(c)])
             found.sort(key=key)
+        if event in self.prog.cx.__dict__.get("watched", ()):  # read by 'untriggered': which firing each took
+            for card, ab in found:
+                counts[marker(event, card, ab)] = n
         for card, ab in found:
             self.add_pending(Pending(ab, card, card.owner))
+
+    def could_trigger(self, event: str, card, ab) -> bool:
+        """The auto ability would trigger if the event fired now (its card where it works, its condition)."""
+        z = card.zone
+        if z is None or z == self.deck or (ab.zone is not None and z != ab.zone):
+            return False
+        return ab.condition is None or self.holds_for(ab.condition, card)
 
     def trigger(self, event: str) -> tuple:
         """A trigger node: the event fires; the event of the entry names the abilities it made pending."""

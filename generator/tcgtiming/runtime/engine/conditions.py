@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 
+from .abilities import marker
 from .state import Registry
 
 PREDICATES = Registry("pred_")
@@ -183,3 +184,17 @@ def pred_chosen_has(cx, a):
     kw, t = a.get("keyword"), a.get("type")
     return lambda st: (st.chosen is not None and (kw is None or kw in st.chosen.spec.traits)
                        and (t is None or st.chosen.spec.type == t))
+
+
+@PREDICATES
+def pred_untriggered(cx, a):
+    """An auto ability waiting for the event that did not trigger when it last fired (its card arrived
+    later, or its condition came to hold later) and would trigger now."""
+    event = a["event"]
+    cx.__dict__.setdefault("watched", set()).add(event)
+
+    def test(st):
+        fired = st.event_counts.get(event, 0)
+        return any(st.event_counts.get(marker(event, c, ab)) != fired and st.could_trigger(event, c, ab)
+                   for c, ab in st.listen.get(event, ()))
+    return test
