@@ -189,3 +189,14 @@ def test_the_end_phase_runs_again_for_an_end_of_turn_ability_that_arrived_late()
     assert seq == ["end.1", "end.6.again.1", "end.1", "end.6.else.1"]
     triggered = [e.event[2] for e in r.entries if e.node == "end.1"]
     assert [tuple(x[1:] for x in t) for t in triggered] == [(("a-call", "call"),), (("a-call", "call"), ("a-late", "late"))]
+
+
+# --- the source's worked examples, verbatim ------------------------------------------------------
+def test_the_versus_five_step_example_runs_as_written_under_strict():
+    path = ROOT / "rules" / "versus" / "scenarios" / "standby-newest-first.yaml"
+    res = compiled(path, "versus")
+    window = [c for c in res.scenario.choices if c.at == "standby.actions"]
+    assert [c.take for c in window] == ["play", "play", "play", "pass", "pass"]  # ① ② ③ ④ ⑤, nothing more
+    r = simulate(res.game, res.scenario, strict=True)
+    assert r.unused_choices == () and r.policy_decisions == 0
+    assert zones(r)["p2"] == {"discard": ("b-char",)}
