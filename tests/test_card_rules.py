@@ -200,3 +200,16 @@ def test_the_versus_five_step_example_runs_as_written_under_strict():
     r = simulate(res.game, res.scenario, strict=True)
     assert r.unused_choices == () and r.policy_decisions == 0
     assert zones(r)["p2"] == {"discard": ("b-char",)}
+
+
+# --- WS: every character has the built-in encore (3) without the scenario stating it ------------
+def test_every_character_has_the_built_in_encore_without_stating_it():
+    path = ROOT / "rules" / "ws" / "scenarios" / "encore.yaml"
+    res = compiled(path, "ws")
+    assert all(not c.abilities for c in res.scenario.cards.values())  # no card states encore
+    r = simulate(res.game, res.scenario, strict=True)
+    done = [e.event for e in r.entries if e.event[0] == "resolve" and e.event[3] == "encore"]
+    assert [d[:3] for d in done] == [("resolve", "p1", "a-att")]
+    assert ("move", ("a-att",), "waiting_room", "stage") in done[0][4]
+    assert [e.event[:3] for e in r.entries if e.event[0] == "cannot_pay"] == [("cannot_pay", "p2", "b-def")]
+    assert final_states(r)["a-att"] == "rest" and zones(r)["p1"]["stage"] == ("a-att", "a-aide")

@@ -179,6 +179,11 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("trigger_icon", "Carry out the trigger icon of the card just revealed (e.g. soul: the attacker gets +1 soul).",
           (_p("player:role"),)),
     # --- additions: ws ---
+    Entry("built_in_return", "A built-in auto ability every card of the type has, without a scenario stating it (WS: "
+          "encore): the card the player has just put into the zone becomes pending with it, unless it has its own "
+          "ability of that id; paying cost cards (the top ones, pay_from to pay_to) returns it to back_to in the state.",
+          (_p("player:role"), _p("id:name"), _p("type:name"), _p("zone:zone"), _p("back_to:zone"),
+           _p("state:enum:" + STATES), _p("cost:int"), _p("pay_from:zone"), _p("pay_to:zone"))),
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
           (_p("player:role"), _p("keyword:name"), _p("zone?:zone"))),

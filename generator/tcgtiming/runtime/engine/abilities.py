@@ -5,6 +5,8 @@ abilities resolve one at a time. Every rule applied and every ability resolved w
 its own is a trace entry of its own, and a step of the budget."""
 from __future__ import annotations
 
+from ...core import model as m
+from ...core.scenario import Ability
 from .cards import LABEL
 from .effects import payable
 from .state import Pending, Registry, SimulationError
@@ -273,4 +275,29 @@ def act_resolve_triggered(cx, node, a):
                 st.resolve_now(st.pop_pending(pid, 0))
                 n += 1
         return ("at_once", n)
+    return run
+
+
+EXTRA = ("extra_pending",)
+
+
+@ABILITY_ACTIONS
+def act_built_in_return(cx, node, a):
+    """A built-in auto ability every card of a type has (WS: encore), without a scenario stating it:
+    the card the player has just put into the zone gets it as a pending ability (unless the card has
+    its own of the same id); paying the cost returns the card to the zone it left, in a state."""
+    i, aid, zone, ctype, back = cx.seat(a["player"]), a["id"], a["zone"], a["type"], a["back_to"]
+    cost = (m.Action("move", (("who", "controller"), ("from", a["pay_from"]), ("to", a["pay_to"]),
+                              ("count", cx.int(a["cost"])), ("which", "top"))),)
+    effect = (m.Action("move", (("who", "controller"), ("from", zone), ("to", back), ("which", "self"))),
+              m.Action("set_state", (("target", "self"), ("to", a["state"]))))
+    built_in = Ability(aid, "", "auto", None, "self", None, None, None, None, cost, effect)
+
+    def run(st):
+        cards = st.zones[st.seat[i]][zone]
+        card = cards[-1] if cards else None  # the card just put there
+        if card is None or card.spec.type != ctype or any(ab.id == aid for ab in card.spec.abilities):
+            return LABEL
+        st.add_pending(Pending(built_in, card, card.owner))
+        return EXTRA
     return run
