@@ -213,3 +213,32 @@ def test_every_character_has_the_built_in_encore_without_stating_it():
     assert ("move", ("a-att",), "waiting_room", "stage") in done[0][4]
     assert [e.event[:3] for e in r.entries if e.event[0] == "cannot_pay"] == [("cannot_pay", "p2", "b-def")]
     assert final_states(r)["a-att"] == "rest" and zones(r)["p1"]["stage"] == ("a-att", "a-aide")
+
+
+# --- WS play conditions (level, cost, colour), from the rule file --------------------------------
+CX = "  - {at: climax.3, take: placed, card: a-cx}\n"
+
+
+def test_a_climax_needs_a_card_of_its_colour_in_the_level_zone_or_clock(tmp_path):
+    path, _ = variant(tmp_path, "ws", "end-phase-again.yaml", "    type: climax\n", "    type: climax\n    traits: [red]\n")
+    err = refused(path, "ws", strict=False)
+    text = path.read_text(encoding="utf-8").splitlines()
+    assert err.code == "R503" and "a-cx" in err.message and "red" in err.message
+    assert text[err.loc.line - 1] + "\n" == CX
+    # with a red card in the clock the same climax is placed
+    path.write_text(path.read_text(encoding="utf-8").replace("{id: a-c1, name: Clocked, type: character}",
+                                                             "{id: a-c1, name: Clocked, type: character, traits: [red]}"),
+                    encoding="utf-8")
+    assert "a-cx" in zones(run(path, "ws"))["p1"]["waiting_room"]
+
+
+@pytest.mark.parametrize("stats,why", [("{level: 1}", "level"), ("{cost: 1}", "cost")])
+def test_a_character_above_the_players_level_or_cost_cannot_be_played(tmp_path, stats, why):
+    path, _ = variant(tmp_path, "ws", "end-phase-again.yaml", "  - {at: main.3, take: nothing}\n",
+                      "  - {at: main.3, take: character, card: a-h1}\n")
+    text = path.read_text(encoding="utf-8").replace("{id: a-h1, name: Card, type: character}",
+                                                    "{id: a-h1, name: Card, type: character, stats: " + stats + "}")
+    path.write_text(text, encoding="utf-8")
+    err = refused(path, "ws", strict=False)
+    assert err.code == "R503" and "a-h1" in err.message and why in err.message
+    assert "card: a-h1" in text.splitlines()[err.loc.line - 1]
