@@ -242,3 +242,26 @@ def test_a_character_above_the_players_level_or_cost_cannot_be_played(tmp_path, 
     err = refused(path, "ws", strict=False)
     assert err.code == "R503" and "a-h1" in err.message and why in err.message
     assert "card: a-h1" in text.splitlines()[err.loc.line - 1]
+
+
+# --- VERSUS: every magic item costs its E in usable magic cards, from the rule file's play kinds --
+def magic_item_variant(tmp_path, magic: str) -> Path:
+    path, _ = variant(tmp_path, "versus", "standby-newest-first.yaml", "  - id: a-magic\n    name: Dispel\n    type: magic\n",
+                      "  - id: a-magic\n    name: Dispel\n    type: magic\n    stats: {e: 1}\n")
+    text = path.read_text(encoding="utf-8").replace("      leader: [a-leader]\n", "      leader: [a-leader]\n" + magic)
+    text = text.replace("cards:\n", "cards:\n  - {id: a-m0, name: Magic card, type: magic, state: face_up}\n")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_magic_item_pays_its_e_without_the_card_stating_a_cost(tmp_path):
+    r = run(magic_item_variant(tmp_path, "      magic: [a-m0]\n"), "versus")
+    play = [e for e in r.entries if e.node == "standby.actions" and e.event[0] == "window_play"][2]
+    assert play.event[1] == "a-magic" and ("state", "a-m0", "face_up", "face_down") in play.changes
+
+
+def test_a_magic_item_whose_e_cannot_be_paid_is_refused_where_it_is_played(tmp_path):
+    path = magic_item_variant(tmp_path, "      magic: []\n")
+    err = refused(path, "versus", strict=False)
+    assert err.code == "R503" and "a-magic" in err.message and "(e)" in err.message
+    assert "card: a-magic" in path.read_text(encoding="utf-8").splitlines()[err.loc.line - 1]
