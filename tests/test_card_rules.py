@@ -140,12 +140,17 @@ PAID = ("2 damage to a character}, kind: activated, play: standby_ability,\n"
         "         cost: [{pay: {zone: magic, count: 1, from: face_up, to: face_down}}],\n")
 
 
-def magic_variant(tmp_path, magic: str) -> Path:
-    path, _ = variant(tmp_path, "versus", "standby-newest-first.yaml", BOLT, PAID)
+def with_magic(tmp_path, old: str, new: str, magic: str) -> Path:
+    """The standby example with one text replaced, a usable magic card a-m0 and Alice's magic zone."""
+    path, _ = variant(tmp_path, "versus", "standby-newest-first.yaml", old, new)
     text = path.read_text(encoding="utf-8").replace("      leader: [a-leader]\n", "      leader: [a-leader]\n" + magic)
     text = text.replace("cards:\n", "cards:\n  - {id: a-m0, name: Magic card, type: magic, state: face_up}\n")
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def magic_variant(tmp_path, magic: str) -> Path:
+    return with_magic(tmp_path, BOLT, PAID, magic)
 
 
 def test_an_ability_cost_in_magic_cards_is_paid_by_turning_them_face_down(tmp_path):
@@ -246,12 +251,8 @@ def test_a_character_above_the_players_level_or_cost_cannot_be_played(tmp_path, 
 
 # --- VERSUS: every magic item costs its E in usable magic cards, from the rule file's play kinds --
 def magic_item_variant(tmp_path, magic: str) -> Path:
-    path, _ = variant(tmp_path, "versus", "standby-newest-first.yaml", "  - id: a-magic\n    name: Dispel\n    type: magic\n",
-                      "  - id: a-magic\n    name: Dispel\n    type: magic\n    stats: {e: 1}\n")
-    text = path.read_text(encoding="utf-8").replace("      leader: [a-leader]\n", "      leader: [a-leader]\n" + magic)
-    text = text.replace("cards:\n", "cards:\n  - {id: a-m0, name: Magic card, type: magic, state: face_up}\n")
-    path.write_text(text, encoding="utf-8")
-    return path
+    item = "  - id: a-magic\n    name: Dispel\n    type: magic\n"
+    return with_magic(tmp_path, item, item + "    stats: {e: 1}\n", magic)
 
 
 def test_a_magic_item_pays_its_e_without_the_card_stating_a_cost(tmp_path):
