@@ -196,5 +196,5 @@ def pred_untriggered(cx, a):
     def test(st):
         fired = st.event_counts.get(event, 0)
         return any(st.event_counts.get(marker(event, c, ab)) != fired and st.could_trigger(event, c, ab)
-                   for c, ab in st.listen.get(event, ()))
+                   for c, ab, *_ in st.listen.get(event, ()))
     return test
