@@ -51,6 +51,9 @@ class FileChecks:
                 self.opt_text(getattr(x, "note", None), (name, i, "note"))
                 if getattr(x, "cite", None) is not None:
                     self.cite(x.cite, (name, i, "cite"))
+        for i, p in enumerate(rf.plays):
+            if p.cost is not None:
+                self.res.ref(p.cost.zone, self.res.reg.zones, ("plays", i, "cost", "zone"), "zone")
         held: dict[str, str] = {}
         for i, z in enumerate(rf.zones):
             if z.role is not None and z.role in held:
@@ -227,6 +230,8 @@ class FileChecks:
                     self.cite(opt.cite, opath + ("cite",))
                 if opt.when is not None:
                     self.res.condition(opt.when, opath + ("when",))
+                if opt.play is not None:
+                    self.res.ref(opt.play, self.plays, opath + ("play",), "play kind")
                 self.seq(opt.then, opath + ("then",), has_cite or opt.cite is not None)
             if n.options is not None and not n.options:
                 self.fail("C314", "'options' is empty", path + ("options",))
@@ -297,7 +302,7 @@ class FileChecks:
         rf, uses = self.rf, self.res.uses
         for registry, what, where, why in ((rf.roles, "role", "roles", "nothing names it"),
                                            (rf.events, "event", "events", "no trigger point or action uses it"),
-                                           (rf.plays, "play kind", "plays", "no priority window allows it")):
+                                           (rf.plays, "play kind", "plays", "no priority window or option plays it")):
             if what in uses.unknown:
                 continue
             for i, x in enumerate(registry):
