@@ -23,13 +23,17 @@ class Verdict:
         return not self.failures
 
 
-def check_ruling(ruling: Ruling, game) -> Verdict:
+def check_ruling(ruling: Ruling, game, run: Run | None = None) -> Verdict:
+    """``run``: the strict run of the ruling's scenario when it was already made (the site runs each
+    shipped scenario once, and a ruling that ``uses`` one checks that run)."""
     sc = ruling.scenario
     program = program_for(game)
-    try:
-        run, error = simulate(game, sc, strict=True, program=program), None
-    except SimulationError as exc:
-        run, error = None, exc
+    error = None
+    if run is None:
+        try:
+            run = simulate(game, sc, strict=True, program=program)
+        except SimulationError as exc:
+            error = exc
     failures = check(run, sc, error=error, program=program, expect=ruling.expect)
     if error is not None and not failures and not _refusal_expected(ruling):
         failures = [Failure(error.loc, f"the run stopped: {error.code} {error.message}")]
