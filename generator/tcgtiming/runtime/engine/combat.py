@@ -12,7 +12,7 @@ COMBAT_ACTIONS = Registry("act_")
 
 @COMBAT_ACTIONS
 def act_declare_attack(cx, node, a):
-    i, attackers, stage = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage")
+    i, attackers, stage, pay = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage"), a.get("pay")
 
     def run(st):
         pid = st.seat[i]
@@ -28,6 +28,8 @@ def act_declare_attack(cx, node, a):
             card = candidates[0] if candidates else None
         if card is None:
             return ("no_attacker",)
+        if pay is not None:
+            pay_from_power(st, card, pay, scripted.loc if scripted is not None else node.loc)
         defender = None
         if stage is not None:
             defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type == "character"), None)
@@ -54,11 +56,12 @@ def act_forced_attack(cx, node, a):
 
 @COMBAT_ACTIONS
 def act_declare_block(cx, node, a):
-    i, attackers = cx.seat(a["player"]), cx.attackers()
+    i, attackers, pay = cx.seat(a["player"]), cx.attackers(), a.get("pay")
 
     def run(st):
         pid = st.seat[i]
-        card = st.card_for(st.choice_at(node))
+        ch = st.choice_at(node)
+        card = st.card_for(ch)
         if st.attack is None:
             return ("no_attack_to_block",)
         if card is None:
@@ -68,9 +71,23 @@ def act_declare_block(cx, node, a):
         if card not in attackers(st, pid) or card.state not in (None, "stand", "active"):
             raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it must be a standing/active "
                                   f"character in play (it is in {card.zone}, {card.state or 'no state'})", node.loc)
+        if pay is not None:
+            pay_from_power(st, card, pay, ch.loc if ch is not None else node.loc)
         st.attack.defender = card
         return ("block", card.id)
     return run
+
+
+def pay_from_power(st, card, cost: str, loc) -> None:
+    """A cost the character pays itself, from its power (the power cards set on it: its value
+    ``power``): refused, saying why, when its power is short."""
+    n = max(0, card.stat(cost))
+    have = card.stat("power")
+    if have < n:
+        raise SimulationError("R503", f"{card.name} [{card.id}] cannot pay its {cost} of {n}: it has power {have} "
+                              f"(power cards set on it)", loc)
+    if n:
+        st.modify(card, "power", -n)
 
 
 @COMBAT_ACTIONS
