@@ -33,6 +33,10 @@ def check_ruling(ruling: Ruling, game) -> Verdict:
     failures = check(run, sc, error=error, program=program, expect=ruling.expect)
     if error is not None and not failures and not _refusal_expected(ruling):
         failures = [Failure(error.loc, f"the run stopped: {error.code} {error.message}")]
+    if run is not None:  # a proof does what it says: a choice it scripts and never reaches is a failure
+        failures += [Failure(loc, f"the scripted choice at '{at}' was never used" if at else
+                             "a scripted choice (answering decisions in order) was never used")
+                     for at, loc in run.unused_choices]
     return Verdict(ruling, run, error, failures)
 
 
