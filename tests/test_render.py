@@ -240,7 +240,16 @@ def test_steps_are_clusters_and_every_node_is_drawn(shipped):
     nodes, _ = parse_dot(text)
     for step in g.containers["attack"].children:
         assert f'subgraph "cluster_{step}"' in text
-    assert set(g.containers["attack"].nodes) <= set(nodes)
+    # every node the engine can reach is drawn; the step ends every way through the step jumps past are
+    # not, nor the arrows out of them, nor the 'otherwise' of a decision whose cases name every option
+    never = {"attack.trigger.end", "attack.damage.end", "attack.battle.end"}
+    assert render.never_reached(g) == never
+    assert set(g.containers["attack"].nodes) - never <= set(nodes) and not never & set(nodes)
+    _, edges = parse_dot(text)
+    assert ("attack.trigger.7", "attack.trigger.end") not in {(s, d) for s, d, _ in edges}
+    assert not {s for s, d, _ in edges} & never
+    for other in ("versus", "gundam", "aquarian"):
+        assert render.never_reached(shipped[other]) == set()
 
 
 def test_overview_shows_phases_in_order_loops_and_the_role_swap(mini, shipped):

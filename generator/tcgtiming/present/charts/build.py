@@ -7,6 +7,7 @@ from .graph import Chart, GCluster, GEdge, GNode
 from .labels import WRAP, WRAP_EDGE, local_label, node_url, page_of, role_label, tooltip, window_lines
 from .overlay import Overlay
 from .overview import build_overview
+from .reach import never_reached, never_taken
 from .style import style_key, ui
 
 
@@ -15,8 +16,10 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
         return build_overview(game, lang, overlay)
     c = game.containers[chart_id]
     title = ui("title", lang, game.name.get(lang), c.label.get(lang))
-    ids = game.time_order(chart_id)
+    gone = never_reached(game)  # drawn nowhere: no arrow suggests a flow that never happens
+    ids = [n for n in game.time_order(chart_id) if n not in gone]
     inside = set(ids)
+    never = never_taken(game)
     clusters = [GCluster(s, game.containers[s].label.get(lang), node_url(game, game.nodes[game.containers[s].begin]),
                          tooltip(game, game.containers[s], lang))
                 for s in c.children]
@@ -37,6 +40,8 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
         return sid
 
     for e in game.edges:
+        if (e.src, e.dst, e.kind) in never or e.src in gone or (e.via is not None and e.via in gone):
+            continue
         if e.kind == "call" and c.kind == "procedure" and e.dst == c.begin:
             continue  # drawn once, from the 'called from' stub
         if e.kind == "call":

@@ -208,9 +208,11 @@ def to_dot(ch: Chart, back_constraint: bool = False) -> str:
         out.append(f"  {_q(e.src)} -> {_q(e.dst)} {_attrs(_edge_attrs(e, lang, ch.traced, back_constraint))}")
     # keep time order for a node nothing flows into (a step left only by a goto): below its predecessor
     has_in = {e.dst for e in ch.edges if e.kind not in ("back",)}
+    pairs = {(e.src, e.dst) for e in ch.edges}
     real = [n for n in ch.nodes if not n.id.startswith(("from:", "to:"))]
-    for prev, n in zip(real, real[1:]):
-        if n.id not in has_in and n.kind == "begin":
+    for prev, n in zip(real, real[1:]):  # and each step below the one before it
+        if n.kind == "begin" and (n.id not in has_in or (n.cluster is not None and prev.cluster != n.cluster
+                                                         and (prev.id, n.id) not in pairs)):
             out.append(f"  {_q(prev.id)} -> {_q(n.id)} [style=invis]")
     out += _legend_dot(ch)
     out.append("}")

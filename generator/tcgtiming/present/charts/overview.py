@@ -7,6 +7,7 @@ from ...core.text import wrap
 from .graph import Chart, GCluster, GEdge, GNode
 from .labels import WRAP, WRAP_EDGE, node_url, tooltip
 from .overlay import Overlay
+from .reach import never_reached, never_taken
 from .style import ui
 
 
@@ -64,8 +65,9 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
 
     # the flow between units: model edges (calls replaced by 'after' edges), seen through pass-through nodes
     flow: dict[str, list] = {}
+    never, gone = never_taken(game), never_reached(game)  # what the engine can never take is not drawn
     for e in game.edges:
-        if e.kind == "call":
+        if e.kind == "call" or (e.src, e.dst, e.kind) in never or (e.via is not None and e.via in gone):
             continue
         if e.kind == "return":
             flow.setdefault(e.via, []).append((e.via, e.dst, "after", None))
