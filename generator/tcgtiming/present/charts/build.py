@@ -14,6 +14,10 @@ from .style import style_key, ui
 def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = None) -> Chart:
     if chart_id == "turn":
         return build_overview(game, lang, overlay)
+    if chart_id not in game.containers and chart_id.endswith(".steps"):
+        from .steps import build_steps
+
+        return build_steps(game, chart_id.removesuffix(".steps"), lang)
     c = game.containers[chart_id]
     title = ui("title", lang, game.name.get(lang), c.label.get(lang))
     gone = never_reached(game)  # drawn nowhere: no arrow suggests a flow that never happens
@@ -74,7 +78,8 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
     entries = [s for k, s in stubs.items() if k.startswith("from:")]
     exits = [s for k, s in stubs.items() if k.startswith("to:")]
     nodes = entries + nodes + exits
-    ch = Chart(game.id, chart_id, "phase" if c.kind == "phase" else "procedure", lang, title, nodes, edges, clusters)
+    ch = Chart(game.id, chart_id, c.kind if c.kind in ("phase", "step") else "procedure", lang, title, nodes, edges,
+               clusters)
     if overlay is not None:
         _apply_overlay(ch, game, overlay)
     return ch

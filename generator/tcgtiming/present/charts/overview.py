@@ -142,6 +142,9 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
             for lab in m["labels"][:3]:
                 label += wrap(lab, WRAP_EDGE[lang])
         edges.append(GEdge(u, v, k, label, tooltip=f"{k}: {u} → {v}"))
+    for a, b in zip(nodes, nodes[1:]):  # the phases and steps one below the other, in time order
+        if (a.id, b.id) not in merged:
+            edges.append(GEdge(a.id, b.id, "order"))
     ch = Chart(game.id, "turn", "overview", lang, title, nodes, edges, clusters)
     if ov is not None:
         _apply_overview_overlay(ch, game, ov, unit)
