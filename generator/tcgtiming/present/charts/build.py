@@ -37,8 +37,9 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
             n = game.nodes[nid]
             if n.kind in ("begin", "end"):
                 name = n.label.get(lang) if n.container == "turn" else game.containers[n.container].label.get(lang)
-            else:
-                name = game.containers[page_of(n)].label.get(lang) + ": " + n.label.get(lang)
+            else:  # a step's chart names the step the way comes from or goes to
+                where = n.step if c.kind == "step" and n.step else page_of(n)
+                name = game.containers[where].label.get(lang) + ": " + n.label.get(lang)
             arrow = "→ " if outgoing else "← "
             stubs[sid] = GNode(sid, "stub", wrap(arrow + name, WRAP[lang]), url=node_url(game, n), tooltip=n.id)
         return sid

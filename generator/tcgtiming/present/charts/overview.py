@@ -11,7 +11,8 @@ from .reach import never_reached, never_taken
 from .style import ui
 
 
-def _summary(game: Game, cid: str, lang: str) -> str:
+def summary(game: Game, cid: str, lang: str) -> str:
+    """What a phase or step holds, counted: player actions, priority windows, check timings, calls."""
     counts = {"player": 0, "window": 0, "check": 0, "call": 0}
     for n in game.time_order(cid):
         k = game.nodes[n].kind
@@ -38,7 +39,7 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
     for p in game.phases:
         pb = game.nodes[p.begin]
         if not p.children:
-            nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]), extra=[_summary(game, p.id, lang)],
+            nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]), extra=[summary(game, p.id, lang)],
                                url=node_url(game, pb), tooltip=tooltip(game, p, lang)))
             for n in game.time_order(p.id):
                 unit[n] = p.id
@@ -48,13 +49,13 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
         unit[p.begin] = unit[p.end] = None
         if own:
             nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]),
-                               extra=[_summary(game, p.id, lang)], url=node_url(game, pb),
+                               extra=[summary(game, p.id, lang)], url=node_url(game, pb),
                                tooltip=tooltip(game, p, lang), cluster=p.id))
             for n in own:
                 unit[n] = p.id
         for s in p.children:
             sc = game.containers[s]
-            nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[_summary(game, s, lang)],
+            nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[summary(game, s, lang)],
                                url=node_url(game, game.nodes[sc.begin]), tooltip=tooltip(game, sc, lang),
                                cluster=p.id))
             for n in game.time_order(s):

@@ -8,7 +8,7 @@ from ...core.model import Game
 from ...core.text import wrap
 from .graph import Chart, GEdge, GNode
 from .labels import WRAP, WRAP_EDGE, node_url, tooltip
-from .overview import _summary
+from .overview import summary
 from .reach import never_reached, never_taken
 from .style import ui
 
@@ -39,7 +39,7 @@ def build_steps(game: Game, phase_id: str, lang: str) -> Chart:
     unit[ph.begin] = ph.begin
     for s in ph.children:
         sc = game.containers[s]
-        nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[_summary(game, s, lang)],
+        nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[summary(game, s, lang)],
                            url=node_url(game, game.nodes[sc.begin]), tooltip=tooltip(game, sc, lang)))
         for n in game.time_order(s):
             unit[n] = s

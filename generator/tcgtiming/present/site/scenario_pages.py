@@ -9,6 +9,7 @@ from markupsafe import Markup
 from ...core.model import Game, Text
 from .inputs import ScenarioRun
 from .markup import a, cite, code, h, join, link_node, tx, w
+from .legend import traced_legend
 from .pages import Page, Pages, crumbs, heading, table
 
 
@@ -73,7 +74,8 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
     out.append(heading(2, w("setup", lang)))
     out.append(h("ul", *(h("li", *f) for f in facts)))
     out.append(heading(2, w("trace_chart", lang)))
-    out.append(p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}")))
+    out.append(p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}"),
+                       traced_legend(game, p.lang)))
     out.append(heading(2, w("trace_brief", lang)))
     out.append(h("p", w("trace_brief_note", lang), class_="tcg-cnote"))
     out.append(h("div", trace_table(game, sr, page, lang, True), class_="tcg-trace", data_pagefind_ignore="all"))
