@@ -535,3 +535,57 @@ def test_a_first_visit_of_any_page_loads_under_600_kb(built):
     # the search index loads only on the search page, and only when a reader searches
     assert "pagefind/" not in (out / "ja" / "index.html").read_text(encoding="utf-8")
     assert (out / "ja" / "pagefind" / "pagefind.js").is_file() and (out / "en" / "pagefind" / "pagefind.js").is_file()
+
+
+class _Text(HTMLParser):
+    """The text a reader sees on a page, without the code form (span.tcg-code) the switch shows."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text, self.code, self._skip = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        cls = (dict(attrs).get("class") or "").split()
+        if tag not in ("br", "img", "input", "meta", "link", "hr"):
+            self._skip.append("tcg-code" in cls or bool(self._skip and self._skip[-1]))
+
+    def handle_endtag(self, tag):
+        if self._skip:
+            self._skip.pop()
+
+    def handle_data(self, data):
+        (self.code if self._skip and self._skip[-1] else self.text).append(data)
+
+
+def test_phase_pages_read_like_the_sources_numbered_lists(built):
+    _, out, inputs = built
+    ws = next(g for g in inputs.games if g.id == "ws")
+    for lang in ("ja", "en"):
+        path = site_page(out, "ws/attack.md", lang)
+        html = path.read_text(encoding="utf-8")
+        p = page(path)
+        # no start or end cards, and no numbering like 3.attack.1. in what the reader sees
+        assert not [b for b in p.blocks if ws.nodes[b].kind in ("begin", "end")]
+        t = _Text()
+        t.feed(html)
+        seen = "".join(t.text)
+        assert not re.search(r"\b\d+\.[a-z_]+\.\d+\.", seen)
+        # each item is numbered in its own list (1., 2., 3.), the options' and cases' items under them
+        for step in ws.containers["attack"].children:
+            top = [n for n in ws.time_order(step) if ws.nodes[n].parent is None and ws.nodes[n].kind not in ("begin", "end")]
+            values = [re.search(rf'<li class="tcg-node[^"]*" id="{re.escape(n)}" value="(\d+)"', html).group(1) for n in top]
+            assert values == [str(i) for i in range(1, len(top) + 1)], step
+        nested = re.search(r'<li class="tcg-case" data-case="reversed">.*?<ol class="tcg-proc"><li class="tcg-node k-player" '
+                           r'id="attack.encore.3.reversed.1" value="1"', html, re.S)
+        assert nested, "the option's items are a numbered list inside the case"
+        # a way back says where it goes, as a link: "back to 3."
+        back = p.blocks["attack.encore.3.reversed.3"]
+        assert "#attack.encore.3" in back["links"]
+        assert ("3.へ戻る" if lang == "ja" else "back to 3.") in back["text"]
+        # conditions in words from the catalogue; the code form only behind the switch
+        decl = p.blocks["attack.declaration.3"]
+        assert ("アタックできる" if lang == "ja" else "can attack") in decl["text"]
+        assert "can_attack(" not in seen and "can_attack(player=turn_player)" in "".join(t.code)
+        assert 'class="tcg-code-switch"' in html
+        # the sources' colours: the rules' own decisions (and their cases) in the automatic blue family
+        assert 'class="tcg-node k-branch" id="attack.encore.3"' in html and '<ul class="tcg-cases k-branch">' in html

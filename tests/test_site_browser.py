@@ -240,3 +240,20 @@ def test_print_keeps_whole_charts_and_no_scroll_boxes(served, page):
             getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight + 1).length""") == 0
     finally:
         page.emulate_media(media="screen")
+
+
+def test_a_phase_page_shows_the_sources_colours_and_the_code_behind_its_switch(served, page):
+    url, _ = served
+    page.goto(f"{url}/ja/ws/attack.html")
+
+    def colour(nid: str) -> str:
+        return page.evaluate(f"getComputedStyle(document.getElementById('{nid}').querySelector('.tcg-line')).color")
+
+    assert colour("attack.encore.3") == "rgb(0, 0, 255)"  # a decision by the rules: blue, as the seed draws it
+    assert colour("attack.encore.3.reversed.3") == "rgb(0, 0, 255)"  # "back to 3." too
+    assert colour("attack.encore.3.reversed.1") == "rgb(0, 159, 0)"  # a player's action: green
+    assert colour("attack.encore.2") == "rgb(255, 0, 0)"  # a check timing: red
+    code = page.locator('[id="attack.declaration.3"] .tcg-cond .tcg-code').first
+    assert code.is_hidden()
+    page.locator(".tcg-code-switch").check()
+    assert code.is_visible() and "can_attack" in code.inner_text()
