@@ -12,7 +12,7 @@ from .overview import summary
 from .reach import never_reached, never_taken
 from .style import ui
 
-LARGE = 40  # a phase with steps and more nodes than this is also drawn a step at a time
+LARGE = 30  # a phase with steps and more nodes than this is also drawn a step at a time
 
 
 def large_phases(game: Game) -> list[str]:
