@@ -133,6 +133,34 @@ def test_every_chart_of_a_game(mini, shipped):
         assert set(ids[1 + len(g.turn.children):]) == {p.id for p in g.procedures}
 
 
+def test_large_phases_are_also_drawn_step_by_step_in_every_format(shipped):
+    from tcgtiming.present.charts.steps import step_chart_ids
+
+    ws, gw = shipped["ws"], shipped["gundam"]
+    assert step_chart_ids(ws) == ["attack.steps", *ws.containers["attack"].children]
+    assert step_chart_ids(gw) == ["battle.steps", *gw.containers["battle"].children]
+    assert step_chart_ids(shipped["versus"]) == step_chart_ids(shipped["aquarian"]) == []
+    for g in shipped.values():
+        for cid in render.chart_ids(g) + step_chart_ids(g):
+            ch = render.build_chart(g, cid, "en")
+            assert render.to_mermaid(ch) and render.to_dot(ch, legend=False).count("cluster_legend") == 0
+    # the overview of the steps: each step once, in order, linking to the step's start; the ways between them
+    nodes, edges = parse_dot(render.to_dot(render.build_chart(ws, "attack.steps", "ja"), legend=False))
+    steps = ws.containers["attack"].children
+    assert [n for n in nodes if n in steps] == list(steps)
+    for s in steps:
+        assert nodes[s]["URL"] == f"../ws/attack.md#{ws.containers[s].begin}"
+    drawn = {(a, b): at["id"].rsplit(":", 1)[1] for a, b, at in edges}
+    assert drawn[("attack.declaration", "attack.trigger")] == "next"
+    assert drawn[("attack.declaration", "attack.encore")] == "jump"  # stop attacking
+    assert drawn[("attack.damage", "attack.declaration")] == drawn[("attack.battle", "attack.declaration")] == "back"
+    assert ("attack.battle", "attack.encore") not in drawn or drawn[("attack.battle", "attack.encore")] == "order"
+    # a step's chart: its nodes, the ways in and out as stubs naming the step they come from
+    nodes, _ = parse_dot(render.to_dot(render.build_chart(ws, "attack.declaration", "en"), legend=False))
+    assert {n for n in nodes if not n.startswith(("from:", "to:"))} == set(ws.time_order("attack.declaration"))
+    assert any("damage step" in plain(a["label"]) for n, a in nodes.items() if n.startswith("from:"))
+
+
 def test_node_kinds_have_their_colours_and_shapes(mini):
     seen = {}
     for chart in render.chart_ids(mini):

@@ -589,3 +589,13 @@ def test_phase_pages_read_like_the_sources_numbered_lists(built):
         assert 'class="tcg-code-switch"' in html
         # the sources' colours: the rules' own decisions (and their cases) in the automatic blue family
         assert 'class="tcg-node k-branch" id="attack.encore.3"' in html and '<ul class="tcg-cases k-branch">' in html
+
+
+def test_the_timing_page_shows_the_sources_rows_first_and_every_row_a_click_away(built):
+    _, out, inputs = built
+    for g in inputs.games:
+        for lang in ("ja", "en"):
+            html = site_page(out, f"{g.id}/timing/index.md", lang).read_text(encoding="utf-8")
+            seed, full = html.index('data-view="seed"'), html.index('data-view="full"')
+            assert seed < html.index('<details class="tcg-timing-full">') < full
+            assert 'class="structure"' not in html[seed:full]

@@ -1,6 +1,7 @@
 """The catalogue's words for the rule language itself: each condition predicate of the vocabulary as a
 phrase (``cond.``), the comparisons (``cmp.``) and the joins (``cond.not`` …), so that the pages say a
-condition in words and keep the code form for rule writers. Part of ``words.WORDS`` (merged there)."""
+condition in words and keep the code form for rule writers; and the words of the pages that show the
+procedures that way (``site.``). Part of ``words.WORDS`` (merged there)."""
 from __future__ import annotations
 
 RULE_WORDS: dict[str, tuple[str, str]] = {
@@ -36,4 +37,6 @@ RULE_WORDS: dict[str, tuple[str, str]] = {
     "site.code_toggle": ("ルールファイルの書き方（コード）も表示する", "also show the rule file's code"),
     "site.back_to": ("{}へ戻る", "back to {}"),
     "site.go_to": ("{}へ", "on to {}"),
+    "site.timing_full": ("全ての行（生成した区切りの行と、選択肢・場合分けの中身も）",
+                         "every row (with the generated boundaries and the bodies of options and cases)"),
 }

@@ -223,9 +223,14 @@ def timing_page(game: Game, lang: str) -> Page:
         return f'<td class="timing {mo.group(1)}"><a href="{html.escape(href, quote=True)}">{mo.group(3)}</a></td>'
 
     title = tables.w("title", lang, tx(game.name, lang))
-    grid = Markup(_TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False)))
-    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), class_="tcg-cnote"),
-                       h("div", grid, class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")])
+
+    def grid(view: str) -> Markup:
+        return h("div", Markup(_TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False, view=view))),
+                 class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")
+
+    # the source's own rows first; every row (the generated boundaries, the bodies of decisions) a click away
+    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), " ", tables.w("note_seed", lang), class_="tcg-cnote"),
+                       grid("seed"), h("details", h("summary", w("timing_full", lang)), grid("full"), class_="tcg-timing-full")])
     return Page(page, title, body, game.id)
 
 
