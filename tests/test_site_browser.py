@@ -257,3 +257,14 @@ def test_a_phase_page_shows_the_sources_colours_and_the_code_behind_its_switch(s
     assert code.is_hidden()
     page.locator(".tcg-code-switch").check()
     assert code.is_visible() and "can_attack" in code.inner_text()
+
+
+def test_pan_and_zoom_work_from_file_urls_too(served, page):
+    _, base = served
+    page.goto((base / "out" / "site" / "en" / "aquarian" / "faction.html").as_uri())
+    page.wait_for_timeout(500)
+    # the chart's document is another origin on file://: it reports its zoom by a message
+    page.evaluate("window.__zoom = []; addEventListener('message', e => window.__zoom.push(e.data && e.data.tcgChartZoom))")
+    page.locator(".tcg-zoom button[data-chart=in]").first.click()
+    page.wait_for_function("window.__zoom.length > 0")
+    assert page.evaluate("window.__zoom") == [1.5]
