@@ -18,7 +18,7 @@ RULE_WORDS: dict[str, tuple[str, str]] = {
     "cond.chose": ("{0}で「{1}」を選んだ", "{1} was chosen at {0}"),
     "cond.revealed_is": ("めくったカードが{}", "the revealed card is {}"),
     "cond.active_has": ("アクティブキャラクターが{}を持つ", "the active character has {}"),
-    "cond.lost": ("{}が敗北している", "{} has lost"),
+    "cond.lost": ("{}が敗北している", "{} lost"),
     "cond.stack_empty": ("解決を待つものがない", "nothing waits to resolve"),
     "cond.damage_left": ("残りのダメージが{}", "damage left: {}"),
     "cond.has_keyword": ("{0}の{2}に{1}を持つカードがある", "{0} has a card with {1} in {2}"),
