@@ -80,6 +80,7 @@ _TABLE = [
     Code("R506", "no-rules", "error", "The rule file of the scenario's game cannot be found or is invalid."),
     # --- usage --------------------------------------------------------------------------
     Code("U401", "no-input", "error", "A path given on the command line does not exist or holds no YAML file."),
+    Code("U402", "unknown-node", "error", "A node id given on the command line is not a node of the game (did-you-mean given)."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -84,6 +84,12 @@ class Windows:
             raise SimulationError("R501", f"unscripted priority decision at '{node.id}' for {self.who(pid)}", node.loc,
                                   help=f"add a choice: {{at: {node.id}, take: pass}}")
         self.policy_decisions += 1
+        if self.explorer is not None:
+            options = self.playable(pid, w)
+            j = self.explorer.pick(self, node.id, (("take", "pass"),) + tuple(
+                ("play", c.id, ab.id, t.id if t is not None else None) for c, ab, t in options))
+            if j is not None:
+                return (options[j - 1] if j else None), "explore"
         options = self.playable(pid, w) if self.policy in ("first", "random") else []
         if not options:
             return None, f"policy:{self.policy}"
