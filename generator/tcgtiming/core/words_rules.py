@@ -10,7 +10,7 @@ RULE_WORDS: dict[str, tuple[str, str]] = {
     "cond.attacks_this_turn": ("このターンのアタック回数が{}", "attacks this turn: {}"),
     "cond.count": ("{0}の{1}の枚数が{2}", "cards in {0}'s {1}: {2}"),
     "cond.has_pending": ("{}に待機中の自動能力がある", "{} has abilities waiting"),
-    "cond.has_state": ("{0}の{2}に{1}のカードがある", "{0} has a {1} card in {2}"),
+    "cond.has_state": ("{0}の{2}に{1}のカードがある", "{0}: a card in {2} is {1}"),
     "cond.can_attack": ("{}がアタックできる", "{} can attack"),
     "cond.opposing_character": ("正面にキャラがいる", "there is an opposing character"),
     "cond.attacker_present": ("アタックキャラがいる", "the attacker is there"),

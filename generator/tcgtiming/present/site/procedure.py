@@ -138,7 +138,8 @@ def _meta(game: Game, node: Node, page: str, key: str, nums: Numbers, lang: str)
         out.append(named(game.events, node.event, lang))
     if node.kind in ("check", "call") and node.callee and node.callee in game.containers:
         proc = game.containers[node.callee]
-        out.append(link_node(game, page, proc.begin, "→ " + tx(proc.label, lang)))
+        name = tx(proc.label, lang)  # the procedure's name, or the word 'procedure' when the label says it already
+        out.append(link_node(game, page, proc.begin, "→ " + (name if name != tx(node.label, lang) else w("procedure", lang))))
     if node.kind in ("goto", "exit") and node.target and node.target in game.nodes:
         back = key == "goto"
         out.append(link_node(game, page, node.target, ("↩ " if back else "→ ")
