@@ -229,7 +229,7 @@ def timing_page(game: Game, lang: str) -> Page:
                  class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")
 
     # the source's own rows first; every row (the generated boundaries, the bodies of decisions) a click away
-    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), " ", tables.w("note_seed", lang), class_="tcg-cnote"),
+    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), "" if lang == "ja" else " ", tables.w("note_seed", lang), class_="tcg-cnote"),
                        grid("seed"), h("details", h("summary", w("timing_full", lang)), grid("full"), class_="tcg-timing-full")])
     return Page(page, title, body, game.id)
 
