@@ -11,6 +11,7 @@ from .inputs import ScenarioRun
 from .markup import a, cite, code, h, join, link_node, tx, w
 from .legend import traced_legend
 from .pages import Page, Pages, crumbs, heading, table
+from .player import player
 
 
 def trace_table(game: Game, sr: ScenarioRun, page: str, lang: str, brief: bool) -> Markup:
@@ -74,8 +75,10 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
     out.append(heading(2, w("setup", lang)))
     out.append(h("ul", *(h("li", *f) for f in facts)))
     out.append(heading(2, w("trace_chart", lang)))
-    out.append(p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}"),
-                       traced_legend(game, p.lang)))
+    out.append(h("p", w("player_note", lang), class_="tcg-cnote"))
+    chart = p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}"),
+                    traced_legend(game, p.lang))
+    out.append(player(game, sr, lang, page, chart))
     out.append(heading(2, w("trace_brief", lang)))
     out.append(h("p", w("trace_brief_note", lang), class_="tcg-cnote"))
     out.append(h("div", trace_table(game, sr, page, lang, True), class_="tcg-trace", data_pagefind_ignore="all"))
@@ -86,7 +89,7 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
                  class_="tcg-full-trace", data_pagefind_ignore="all"))
     out.append(h("details", h("summary", w("scenario_file", lang), ": ", code(sr.shown)),
                  h("pre", h("code", sr.text)), class_="tcg-source", data_pagefind_ignore="all"))
-    return Page(page, f"{title} — {tx(game.name, lang)}", join("\n", out), game.id)
+    return Page(page, f"{title} — {tx(game.name, lang)}", join("\n", out), game.id, scripts=("assets/player.js",))
 
 
 def scenarios_index(game: Game, runs: list[ScenarioRun], lang: str) -> Page:
