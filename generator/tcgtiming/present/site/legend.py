@@ -14,7 +14,7 @@ _SHAPE = {"box": "box", "tab": "box", "diamond": "diamond", "hexagon": "hexagon"
 
 
 def _node_sample(kind: str) -> Markup:
-    st = NODE_STYLE[kind]
+    st = NODE_STYLE[kind] if kind != "visited" else {**NODE_STYLE["step"], "color": HIGHLIGHT, "style": "rounded,bold"}
     dashed = "dashed" in st.get("style", "")
     rounded = "rounded" in st.get("style", "")
     css = (f"border-color:{st.get('color', '#000')};background:{st.get('fillcolor', '#fff')};"
@@ -40,7 +40,7 @@ def legend_html(ch: Chart, lang: str) -> Markup:
     used, eused = {n.kind for n in ch.nodes}, {e.kind for e in ch.edges}
     items = [h("li", _node_sample(k), " ", ui("k." + k, lang), class_=f"k-{k}") for k in KIND_ORDER if k in used]
     if ch.traced:
-        items.append(h("li", _node_sample("step"), " ", ui("k.visited", lang), class_="k-visited"))
+        items.append(h("li", _node_sample("visited"), " ", ui("k.visited", lang), class_="k-visited"))
     edges = [h("li", _edge_sample(k), " ", ui("e." + k, lang)) for k in EDGE_ORDER if k in eused]
     if ch.traced:
         edges.append(h("li", _edge_sample("visited"), " ", ui("e.visited", lang)))
