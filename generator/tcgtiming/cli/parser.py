@@ -41,7 +41,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="print the JSON Schema of rule files or scenario files",
                        description="Print the JSON Schema of rule files or scenario files (for editors: "
                        "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
-    s.add_argument("--kind", choices=("rules", "scenario"), default="rules", help="which file kind (default: rules)")
+    s.add_argument("--kind", choices=("rules", "scenario", "ruling"), default="rules", help="which file kind (default: rules)")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--out", metavar="FILE", help="write the schema to FILE")
     g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
@@ -129,6 +129,30 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
     out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
     sm.set_defaults(command_module="simulate")
+
+    pt = sub.add_parser("points", help="list every decision point of a game (node, who decides, options)",
+                        description="List every decision point of a game: the node id, who decides, the options "
+                        "and how a scenario's choice answers it (player actions, priority windows, chosen cards, "
+                        "the order of pending abilities, rule processes with a choice). Exit 1 when the rule file "
+                        "is invalid.")
+    pt.add_argument("game", metavar="GAME", help="a rule file or a directory of rule files, or a game id under ./rules")
+    pt.add_argument("--format", choices=("text", "json"), default="text")
+    pt.add_argument("--lang", choices=LANGS, default="en", help="the language of labels (text)")
+    pt.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    pt.set_defaults(command_module="points")
+
+    ck = sub.add_parser("check", help="check ruling files: run each and say whether its answer still holds",
+                        description="Run ruling files (rules/<game>/rulings/*.yaml: a judge's question, its answer and "
+                        "the facts the answer states of a scenario's run) like a test runner: one line per ruling, each "
+                        "failure explained (expected vs found, located in the ruling file, the trace entries around it), "
+                        "and a summary line. Exit 0 when every ruling holds, 1 when one fails or is invalid, 2 on usage "
+                        "errors.")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="ruling files, or folders to search for rulings/*.yaml "
+                    "(default: rules)")
+    ck.add_argument("--rules", metavar="DIR", help="the rules folder (default: the game.yaml above each ruling's folder)")
+    ck.add_argument("--lang", choices=LANGS, default="en", help="language of the questions and trace entries (default en)")
+    ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    ck.set_defaults(command_module="check")
 
     ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
                         description="Run every legal combination of the decisions a scenario leaves open (each player's "

@@ -13,7 +13,8 @@ from ..core.text import editor_lines
 from ..frontend.pipeline import compile_file
 from ..present.outputs import output_set
 from ..present.report import Style, format_text, use_color
-from ..runtime.engine import SimulationError, program_for, simulate, verify
+from ..runtime.engine import SimulationError, program_for, simulate
+from ..runtime.expect import Checking, diagnostics, expects_refusal, refusal
 from ..runtime.trace import Stream, as_jsonl, as_markdown, as_text
 from .common import print_diags, write_atomic
 
@@ -42,15 +43,22 @@ def _report(exc: SimulationError, sc) -> None:
     loc = exc.loc
     d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
                    loc.col if loc else 0, help=exc.help)
-    line = None
-    if loc is not None:
-        try:
-            with open(loc.file, encoding="utf-8") as fh:
-                lines = editor_lines(fh.read())
-            line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
-        except OSError:
-            pass
+    line = _line_text(loc.file, loc.line) if loc is not None else None
     sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
+
+
+def _line_text(path: str, n: int) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = editor_lines(fh.read())
+    except OSError:
+        return None
+    return lines[n - 1] if 0 < n <= len(lines) else None
+
+
+def _failures(failed, game, sc, lang) -> None:
+    for d in diagnostics(failed, game, sc, lang):
+        sys.stderr.write(format_text(d, _line_text(d.file, d.line)) + "\n")
 
 
 def run(args) -> int:
@@ -79,24 +87,32 @@ def _run_all(args, stage: Path | None) -> int:
             continue
         sc = res.scenario
         streamed = not args.out_dir and args.format in ("json", "text") and not args.brief
+        checking = Checking(program_for(res.game), sc)
         try:
             if streamed:
                 with _written(args.out) as write:
                     colour = args.format == "text" and not args.out and use_color(sys.stdout)
-                    stream = Stream(program_for(res.game), sc, write, args.format, args.lang, colour)
+                    stream = Stream(program_for(res.game), sc, write, args.format, args.lang, colour,
+                                    observe=checking.feed if checking.needed else None)
                     run = simulate(res.game, sc, strict=args.strict, policy=args.policy, sink=stream)
                     stream.finish(run)
                 count = stream.seq
             else:
                 run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
                 count = len(run.entries)
+                for e in run.entries if checking.needed else ():
+                    checking.feed(e)
         except SimulationError as exc:
+            if expects_refusal(sc):
+                failed = refusal(sc, exc)
+                _failures(failed, res.game, sc, args.lang)
+                status = status or (1 if failed else 0)
+                continue
             _report(exc, sc)
             status = 1
             continue
-        failed = verify(run, sc)
-        for msg in failed:
-            sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
+        failed = checking.finish(run)
+        _failures(failed, res.game, sc, args.lang)
         for at, loc in run.unused_choices:
             what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
             sys.stderr.write(format_text(Diagnostic("R504", f"{what} was never used",
