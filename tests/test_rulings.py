@@ -111,3 +111,26 @@ def test_usage_errors():
 
 def test_topics_are_known():
     assert {"check_timing", "priority", "closed", "loop", "cost", "game_end"} <= set(TOPICS)
+
+
+def test_the_site_publishes_rulings_only_when_they_hold(tmp_path):
+    import shutil
+
+    from tcgtiming.present import site
+    from tcgtiming.present.site.inputs import InputError
+
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules" / "ws", rules / "ws")
+    good = rules / "ws" / "rulings" / "turn-player-first-each-time.yaml"
+    out = site.build(str(rules), tmp_path / "out", cache=tmp_path / "cache").out / "site"
+    for lang in ("ja", "en"):
+        page = (out / lang / "ws" / "rulings" / f"{good.stem}.html").read_text(encoding="utf-8")
+        assert 'data-checked="true"' in page
+        assert f'href="{good.stem}.html"' in (out / lang / "ws" / "rulings" / "index.html").read_text(encoding="utf-8")
+    good.write_text(good.read_text(encoding="utf-8").replace("{resolved: martyr, before: {resolved: watcher}}",
+                                                             "{resolved: watcher, before: {resolved: martyr}}"),
+                    encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        site.build(str(rules), tmp_path / "out", cache=tmp_path / "cache")
+    assert any(d.code == "R505" and d.file.endswith(good.name) for d, _ in exc.value.failed)
+    assert 'data-checked="true"' in (out / "en" / "ws" / "rulings" / f"{good.stem}.html").read_text(encoding="utf-8")
