@@ -12,11 +12,8 @@ from __future__ import annotations
 from .text import LANGS
 from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
-<<<<<<< HEAD
 from .words_rules import RULE_WORDS
-=======
 from .words_when import WHEN_WORDS
->>>>>>> main
 
 WORDS: dict[str, tuple[str, str]] = {
     # --- charts, legends and timing tables -----------------------------------------------------
@@ -452,12 +449,9 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 WORDS.update(POINT_WORDS)
-<<<<<<< HEAD
-WORDS.update(RULE_WORDS)  # the rule language's own words (conditions in words), kept in their own module
-=======
 WORDS.update(JUDGE_WORDS)
 WORDS.update(WHEN_WORDS)  # the timing lookup's and the coverage report's words
->>>>>>> main
+WORDS.update(RULE_WORDS)  # the rule language's own words (conditions in words), kept in their own module
 
 
 def word(key: str, lang: str, *args) -> str:
