@@ -200,7 +200,7 @@ def _dot_graph(dot: str) -> Counter:
     nodes = re.findall(r'^\s*"([^"]+)" \[', dot, flags=re.M)
     edges = []
     for a, b, attrs in re.findall(r'^\s*"([^"]+)" -> "([^"]+)" \[(.*)\]$', dot, flags=re.M):
-        if "style=invis" in attrs:
+        if re.search(r"\bstyle=\"?invis\b", attrs):  # not drawn (the order of the steps, the legend)
             continue
         ports = dict(re.findall(r'(tailport|headport)="(\w+)"', attrs))
         edges.append((a + (f":{ports['tailport']}" if "tailport" in ports else ""),

@@ -133,6 +133,34 @@ def test_every_chart_of_a_game(mini, shipped):
         assert set(ids[1 + len(g.turn.children):]) == {p.id for p in g.procedures}
 
 
+def test_large_phases_are_also_drawn_step_by_step_in_every_format(shipped):
+    from tcgtiming.present.charts.steps import step_chart_ids
+
+    ws, gw = shipped["ws"], shipped["gundam"]
+    assert step_chart_ids(ws) == ["attack.steps", *ws.containers["attack"].children]
+    assert step_chart_ids(gw) == ["battle.steps", *gw.containers["battle"].children]
+    assert step_chart_ids(shipped["versus"]) == step_chart_ids(shipped["aquarian"]) == []
+    for g in shipped.values():
+        for cid in render.chart_ids(g) + step_chart_ids(g):
+            ch = render.build_chart(g, cid, "en")
+            assert render.to_mermaid(ch) and render.to_dot(ch, legend=False).count("cluster_legend") == 0
+    # the overview of the steps: each step once, in order, linking to the step's start; the ways between them
+    nodes, edges = parse_dot(render.to_dot(render.build_chart(ws, "attack.steps", "ja"), legend=False))
+    steps = ws.containers["attack"].children
+    assert [n for n in nodes if n in steps] == list(steps)
+    for s in steps:
+        assert nodes[s]["URL"] == f"../ws/attack.md#{ws.containers[s].begin}"
+    drawn = {(a, b): at["id"].rsplit(":", 1)[1] for a, b, at in edges}
+    assert drawn[("attack.declaration", "attack.trigger")] == "next"
+    assert drawn[("attack.declaration", "attack.encore")] == "jump"  # stop attacking
+    assert drawn[("attack.damage", "attack.declaration")] == drawn[("attack.battle", "attack.declaration")] == "back"
+    assert ("attack.battle", "attack.encore") not in drawn or drawn[("attack.battle", "attack.encore")] == "order"
+    # a step's chart: its nodes, the ways in and out as stubs naming the step they come from
+    nodes, _ = parse_dot(render.to_dot(render.build_chart(ws, "attack.declaration", "en"), legend=False))
+    assert {n for n in nodes if not n.startswith(("from:", "to:"))} == set(ws.time_order("attack.declaration"))
+    assert any("damage step" in plain(a["label"]) for n, a in nodes.items() if n.startswith("from:"))
+
+
 def test_node_kinds_have_their_colours_and_shapes(mini):
     seen = {}
     for chart in render.chart_ids(mini):
@@ -188,7 +216,13 @@ def test_back_edges_are_drawn_and_labelled(mini):
     back = [(s, d, a) for s, d, a in edges if a.get("id", "").endswith(":back") and not s.startswith("legend:")]
     assert [(s, d) for s, d, _ in back] == [("main.play.character.2", "main.1")]
     a = back[0][2]
-    assert a["label"] == "back" and a["color"] == "#7030a0" and a["constraint"] == "false"
+    assert a["label"] == "back" and a["color"] == "#7030a0"
+    # the way back takes part in the layout (dot turns it round), so that it finds its own side and does
+    # not cross the flow; asked for, it is drawn up the right-hand side instead
+    assert "constraint" not in a and "tailport" not in a and "headport" not in a
+    _, edges = parse_dot(render.to_dot(render.build_chart(mini, "main", "en"), back_constraint=False))
+    a = [a for s, d, a in edges if (s, d) == ("main.play.character.2", "main.1")][0]
+    assert (a["constraint"], a["tailport"], a["headport"]) == ("false", "e", "e")
     _, edges = parse_dot(dot_of(mini, "end"))
     loop = [a for s, d, a in edges if (s, d) == ("end.2.1", "end.2")][0]
     assert loop["label"] == "again" and loop["id"].endswith(":back")
@@ -240,7 +274,16 @@ def test_steps_are_clusters_and_every_node_is_drawn(shipped):
     nodes, _ = parse_dot(text)
     for step in g.containers["attack"].children:
         assert f'subgraph "cluster_{step}"' in text
-    assert set(g.containers["attack"].nodes) <= set(nodes)
+    # every node the engine can reach is drawn; the step ends every way through the step jumps past are
+    # not, nor the arrows out of them, nor the 'otherwise' of a decision whose cases name every option
+    never = {"attack.trigger.end", "attack.damage.end", "attack.battle.end"}
+    assert render.never_reached(g) == never
+    assert set(g.containers["attack"].nodes) - never <= set(nodes) and not never & set(nodes)
+    _, edges = parse_dot(text)
+    assert ("attack.trigger.7", "attack.trigger.end") not in {(s, d) for s, d, _ in edges}
+    assert not {s for s, d, _ in edges} & never
+    for other in ("versus", "gundam", "aquarian"):
+        assert render.never_reached(shipped[other]) == set()
 
 
 def test_overview_shows_phases_in_order_loops_and_the_role_swap(mini, shipped):

@@ -17,6 +17,8 @@ from markupsafe import escape
 from conftest import MINI, ROOT
 from tcgtiming.present import site
 from tcgtiming.present.charts import chart_ids, node_url, page_of
+from tcgtiming.present.charts.steps import large_phases, step_chart_ids
+from tcgtiming.present.site.markup import slug
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is not installed")
 
@@ -54,7 +56,7 @@ class _Page(HTMLParser):
             self.ids.append(a["id"])
             if tag in ("h1", "h2", "h3", "h4"):
                 self.headings.append((tag, a["id"]))
-            if tag == "div" and "tcg-node" in (a.get("class") or "").split():
+            if tag in ("div", "li") and "tcg-node" in (a.get("class") or "").split():
                 block = a["id"]
                 self.blocks[block] = {"text": "", "links": []}
                 self._open.append(block)
@@ -162,30 +164,51 @@ def test_every_node_has_an_anchor_where_its_chart_links(built):
             path, anchor = url.split("#", 1)
             target = site_page(out, posixpath.normpath(posixpath.join(g.id, path)))
             assert anchor == node.id
-            assert node.id in page(target).blocks, f"{node.id}: no entry on {target.relative_to(out)}"
+            if node.kind in ("begin", "end") and node.container != "turn":  # an anchor, not a card of its own
+                assert node.id in page(target).ids, f"{node.id}: no anchor on {target.relative_to(out)}"
+                assert node.id not in page(target).blocks
+            else:
+                assert node.id in page(target).blocks, f"{node.id}: no entry on {target.relative_to(out)}"
 
 
 def test_the_charts_links_land_on_anchors(built):
     _, out, inputs = built
     svgs = sorted(out.glob("*/*/charts/*.svg")) + sorted(out.glob("*/*/scenarios/charts/*.svg"))
     games = {g.id: g for g in inputs.games}
-    expected = sum(2 * len(chart_ids(g)) + 2 * len(inputs.runs[g.id]) for g in games.values())  # each language its own
+    # each language its own; a large phase also step by step (an overview of its steps, a chart per step)
+    expected = sum(2 * len(chart_ids(g)) + 2 * len(step_chart_ids(g)) + 2 * len(inputs.runs[g.id]) for g in games.values())
     assert len(svgs) == expected
     checked = 0
     for svg in svgs:
         text = svg.read_text(encoding="utf-8")
         assert ".md#" not in text, svg  # every link rewritten to the built pages
-        for href in re.findall(r'xlink:href="([^"]+)"', text):
+        scripts = re.findall(r'<script xlink:href="([^"]+)"', text)
+        assert len(scripts) == 1 and resolve(svg, scripts[0])[0] == out / svg.relative_to(out).parts[0] / "assets" / "chart.js", svg
+        for href in re.findall(r'<a xlink:href="([^"]+)"', text):
             target, anchor = resolve(svg, unescape(href))
             assert target.is_file(), (svg, href)
             assert anchor in page(target).ids, (svg, href)
             checked += 1
     assert checked > 1000
-    # every page with a chart shows it in its language from its own charts/ folder, the other a link away
+    # every page with a chart shows it in its language from its own charts/ folder, the other a link away;
+    # the attack phase of Weiss Schwarz (74 nodes): its steps first, then each step's chart under its heading
+    ws = games["ws"]
+    assert large_phases(ws) == ["attack"]
     for lang, other in (("ja", "en"), ("en", "ja")):
         attack = site_page(out, "ws/attack.md", lang)
-        assert [resolve(attack, d)[0].name for d in page(attack).objects] == [f"attack.{lang}.svg"]
-        assert any(resolve(attack, x)[0] == out / other / "ws" / "charts" / f"attack.{other}.svg" for x in page(attack).links)
+        assert [resolve(attack, d)[0].name for d in page(attack).objects] == \
+            [f"attack.steps.{lang}.svg"] + [f"{s}.{lang}.svg" for s in ws.containers["attack"].children]
+        assert any(resolve(attack, x)[0] == out / other / "ws" / "charts" / f"attack.steps.{other}.svg" for x in page(attack).links)
+        assert any(resolve(attack, x)[0] == out / lang / "ws" / "charts" / f"attack.{lang}.svg" for x in page(attack).links)
+        # the overview of the steps links to each step's heading, where its chart is
+        steps = (out / lang / "ws" / "charts" / f"attack.steps.{lang}.svg").read_text(encoding="utf-8")
+        for s in ws.containers["attack"].children:
+            begin = ws.containers[s].begin
+            assert f'xlink:href="../attack.html#{begin}"' in steps, s
+            ids = page(attack).ids
+            assert ids[ids.index(begin) + 1] == slug(ws.containers[s].label.get(lang))  # the step's heading
+        # the legend is HTML beside the chart, not inside the SVG
+        assert "cluster_legend" not in steps and 'id="legend"' not in steps
 
 
 def test_node_entries_say_what_the_node_is(built):
@@ -227,6 +250,13 @@ def test_citations_resolve_to_source_titles(built):
         anchors = set(page(sources_page).ids)
         for node in g.nodes.values():
             pg = site_page(out, f"{g.id}/{page_of(node)}.md")
+            if node.id not in page(pg).blocks:  # a start or an end: an anchor; its phase or step cites the sources
+                assert node.kind in ("begin", "end")
+                for c in node.cites:
+                    want = f"src:{c.source}:{c.section}" if c.section else f"src:{c.source}"
+                    assert any(resolve(pg, h) == (sources_page, want) for h in page(pg).links
+                               if not urlsplit(h).scheme), (node.id, c)
+                continue
             block = page(pg).blocks[node.id]
             for c in node.cites:
                 src = g.sources[c.source]
@@ -248,7 +278,6 @@ def test_citations_resolve_to_source_titles(built):
 
 
 def test_japanese_heading_ids_are_kept(built):
-    from tcgtiming.present.site.markup import slug
 
     _, out, inputs = built
     for g in inputs.games:
@@ -506,3 +535,67 @@ def test_a_first_visit_of_any_page_loads_under_600_kb(built):
     # the search index loads only on the search page, and only when a reader searches
     assert "pagefind/" not in (out / "ja" / "index.html").read_text(encoding="utf-8")
     assert (out / "ja" / "pagefind" / "pagefind.js").is_file() and (out / "en" / "pagefind" / "pagefind.js").is_file()
+
+
+class _Text(HTMLParser):
+    """The text a reader sees on a page, without the code form (span.tcg-code) the switch shows."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text, self.code, self._skip = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        cls = (dict(attrs).get("class") or "").split()
+        if tag not in ("br", "img", "input", "meta", "link", "hr"):
+            self._skip.append("tcg-code" in cls or bool(self._skip and self._skip[-1]))
+
+    def handle_endtag(self, tag):
+        if self._skip:
+            self._skip.pop()
+
+    def handle_data(self, data):
+        (self.code if self._skip and self._skip[-1] else self.text).append(data)
+
+
+def test_phase_pages_read_like_the_sources_numbered_lists(built):
+    _, out, inputs = built
+    ws = next(g for g in inputs.games if g.id == "ws")
+    for lang in ("ja", "en"):
+        path = site_page(out, "ws/attack.md", lang)
+        html = path.read_text(encoding="utf-8")
+        p = page(path)
+        # no start or end cards, and no numbering like 3.attack.1. in what the reader sees
+        assert not [b for b in p.blocks if ws.nodes[b].kind in ("begin", "end")]
+        t = _Text()
+        t.feed(html)
+        seen = "".join(t.text)
+        assert not re.search(r"\b\d+\.[a-z_]+\.\d+\.", seen)
+        # each item is numbered in its own list (1., 2., 3.), the options' and cases' items under them
+        for step in ws.containers["attack"].children:
+            top = [n for n in ws.time_order(step) if ws.nodes[n].parent is None and ws.nodes[n].kind not in ("begin", "end")]
+            values = [re.search(rf'<li class="tcg-node[^"]*" id="{re.escape(n)}" value="(\d+)"', html).group(1) for n in top]
+            assert values == [str(i) for i in range(1, len(top) + 1)], step
+        nested = re.search(r'<li class="tcg-case" data-case="reversed">.*?<ol class="tcg-proc"><li class="tcg-node k-player" '
+                           r'id="attack.encore.3.reversed.1" value="1"', html, re.S)
+        assert nested, "the option's items are a numbered list inside the case"
+        # a way back says where it goes, as a link: "back to 3."
+        back = p.blocks["attack.encore.3.reversed.3"]
+        assert "#attack.encore.3" in back["links"]
+        assert ("3.へ戻る" if lang == "ja" else "back to 3.") in back["text"]
+        # conditions in words from the catalogue; the code form only behind the switch
+        decl = p.blocks["attack.declaration.3"]
+        assert ("アタックできる" if lang == "ja" else "can attack") in decl["text"]
+        assert "can_attack(" not in seen and "can_attack(player=turn_player)" in "".join(t.code)
+        assert 'class="tcg-code-switch"' in html
+        # the sources' colours: the rules' own decisions (and their cases) in the automatic blue family
+        assert 'class="tcg-node k-branch" id="attack.encore.3"' in html and '<ul class="tcg-cases k-branch">' in html
+
+
+def test_the_timing_page_shows_the_sources_rows_first_and_every_row_a_click_away(built):
+    _, out, inputs = built
+    for g in inputs.games:
+        for lang in ("ja", "en"):
+            html = site_page(out, f"{g.id}/timing/index.md", lang).read_text(encoding="utf-8")
+            seed, full = html.index('data-view="seed"'), html.index('data-view="full"')
+            assert seed < html.index('<details class="tcg-timing-full">') < full
+            assert 'class="structure"' not in html[seed:full]

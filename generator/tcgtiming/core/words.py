@@ -12,6 +12,7 @@ from __future__ import annotations
 from .text import LANGS
 from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
+from .words_rules import RULE_WORDS
 from .words_when import WHEN_WORDS
 
 WORDS: dict[str, tuple[str, str]] = {
@@ -105,6 +106,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "site.reference_tables": ("語彙と診断コードの表", "tables of the vocabulary and codes"),
     "site.nodes": ("ノード（時間順）", "nodes in time order"),
     "site.chart": ("チャート", "chart"),
+    "site.zoom_in": ("拡大", "zoom in"),
+    "site.zoom_out": ("縮小", "zoom out"),
+    "site.zoom_fit": ("全体を表示", "whole chart"),
+    "site.zoom_hint": ("ドラッグで移動・Ctrl＋ホイール、ダブルクリック、2本指で拡大",
+                       "drag to move · Ctrl + wheel, double click or two fingers to zoom"),
+    "site.whole_phase": ("フェイズ全体を1枚のチャートで開く", "the whole phase in one chart"),
+    "site.step_overview": ("ステップの流れ（各ステップのチャートへ）", "the steps (each leads to its chart)"),
     "site.full_size": ("チャートだけを開く（拡大できます）", "open the chart on its own (zoomable)"),
     "site.actor": ("行動するプレイヤー", "actor"),
     "site.may": ("任意", "optional"),
@@ -444,6 +452,7 @@ WORDS: dict[str, tuple[str, str]] = {
 WORDS.update(POINT_WORDS)
 WORDS.update(JUDGE_WORDS)
 WORDS.update(WHEN_WORDS)  # the timing lookup's and the coverage report's words
+WORDS.update(RULE_WORDS)  # the rule language's own words (conditions in words), kept in their own module
 
 
 def word(key: str, lang: str, *args) -> str:

@@ -22,6 +22,7 @@ The modules, in the order they import each other:
   ``labels``     a node's site link, number, roles, priority window and tooltip
   ``graph``      the chart as a graph (GNode, GEdge, GCluster, Chart) and the charts of a game
   ``overlay``    trace overlays, and reading a trace (JSON Lines) into entries and diagnostics
+  ``reach``      what the engine can never take (left out of every chart)
   ``overview``   the overview chart ('turn')
   ``build``      the phase and procedure charts: ``build_chart``
   ``dot``        the DOT writer
@@ -42,6 +43,7 @@ from .graphviz import (RenderError, cache_dir, cache_entry, cache_key, graphviz_
 from .jobs import Job, chart_jobs, run_jobs, write_charts, write_jobs
 from .labels import local_label, node_url, page_of, role_label, section_locator, short_role, window_lines
 from .mermaid import to_mermaid
+from .reach import never_reached, never_taken
 from .overlay import Overlay, TraceError, build_overlay, check_trace, read_trace, trace_overlays
 from .style import EDGE_STYLE, FADE, HIGHLIGHT, KIND_ORDER, NODE_STYLE, style_key, ui
 
@@ -52,5 +54,5 @@ __all__ = [
     "style_key", "ui", "KIND_ORDER", "NODE_STYLE", "EDGE_STYLE", "FADE", "HIGHLIGHT",
     "role_label", "short_role", "local_label", "window_lines", "section_locator",
     "read_trace", "check_trace", "trace_overlays", "TraceError",
-    "Chart", "GNode", "GEdge", "GCluster",
+    "Chart", "GNode", "GEdge", "GCluster", "never_reached", "never_taken",
 ]

@@ -7,16 +7,23 @@ from .graph import Chart, GCluster, GEdge, GNode
 from .labels import WRAP, WRAP_EDGE, local_label, node_url, page_of, role_label, tooltip, window_lines
 from .overlay import Overlay
 from .overview import build_overview
+from .reach import never_reached, never_taken
 from .style import style_key, ui
 
 
 def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = None) -> Chart:
     if chart_id == "turn":
         return build_overview(game, lang, overlay)
+    if chart_id not in game.containers and chart_id.endswith(".steps"):
+        from .steps import build_steps
+
+        return build_steps(game, chart_id.removesuffix(".steps"), lang)
     c = game.containers[chart_id]
     title = ui("title", lang, game.name.get(lang), c.label.get(lang))
-    ids = game.time_order(chart_id)
+    gone = never_reached(game)  # drawn nowhere: no arrow suggests a flow that never happens
+    ids = [n for n in game.time_order(chart_id) if n not in gone]
     inside = set(ids)
+    never = never_taken(game)
     clusters = [GCluster(s, game.containers[s].label.get(lang), node_url(game, game.nodes[game.containers[s].begin]),
                          tooltip(game, game.containers[s], lang))
                 for s in c.children]
@@ -30,13 +37,16 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
             n = game.nodes[nid]
             if n.kind in ("begin", "end"):
                 name = n.label.get(lang) if n.container == "turn" else game.containers[n.container].label.get(lang)
-            else:
-                name = game.containers[page_of(n)].label.get(lang) + ": " + n.label.get(lang)
+            else:  # a step's chart names the step the way comes from or goes to
+                where = n.step if c.kind == "step" and n.step else page_of(n)
+                name = game.containers[where].label.get(lang) + ": " + n.label.get(lang)
             arrow = "→ " if outgoing else "← "
             stubs[sid] = GNode(sid, "stub", wrap(arrow + name, WRAP[lang]), url=node_url(game, n), tooltip=n.id)
         return sid
 
     for e in game.edges:
+        if (e.src, e.dst, e.kind) in never or e.src in gone or (e.via is not None and e.via in gone):
+            continue
         if e.kind == "call" and c.kind == "procedure" and e.dst == c.begin:
             continue  # drawn once, from the 'called from' stub
         if e.kind == "call":
@@ -69,7 +79,8 @@ def build_chart(game: Game, chart_id: str, lang: str, overlay: Overlay | None = 
     entries = [s for k, s in stubs.items() if k.startswith("from:")]
     exits = [s for k, s in stubs.items() if k.startswith("to:")]
     nodes = entries + nodes + exits
-    ch = Chart(game.id, chart_id, "phase" if c.kind == "phase" else "procedure", lang, title, nodes, edges, clusters)
+    ch = Chart(game.id, chart_id, c.kind if c.kind in ("phase", "step") else "procedure", lang, title, nodes, edges,
+               clusters)
     if overlay is not None:
         _apply_overlay(ch, game, overlay)
     return ch

@@ -111,11 +111,11 @@ def _edge_attrs(e: GEdge, lang: str, traced: bool, back_constraint: bool) -> dic
                     st[k] = _alpha(st[k], True)
     if label:
         st["label"] = "\n".join(label)
-    if e.kind == "back" and not back_constraint:
+    if e.kind == "back" and not back_constraint:  # loops go up the right-hand side, into the target's side
         st["constraint"] = "false"
-    if e.kind == "back" and e.src != e.dst:  # loops go up the right-hand side, into the target's side
-        st["tailport"] = "e"
-        st["headport"] = "e"
+        if e.src != e.dst:
+            st["tailport"] = "e"
+            st["headport"] = "e"
     if e.kind in ("turn",):
         st["constraint"] = "false"
     st["tooltip"] = e.tooltip or f"{e.src} → {e.dst}"
@@ -173,7 +173,10 @@ def _legend_lines(lang: str, kinds: tuple, ekinds: tuple, traced: bool, overview
     return tuple(out)
 
 
-def to_dot(ch: Chart, back_constraint: bool = False) -> str:
+def to_dot(ch: Chart, back_constraint: bool = True, legend: bool = True) -> str:
+    """The DOT text of a chart; legend=False leaves the legend out (the site shows it beside the chart).
+    back_constraint: the edges going back take part in the layout (dot turns them round), so that the
+    loops find their own side and do not cross the flow; False draws them up the right-hand side."""
     lang = ch.lang
     out = [f"digraph {_q(ch.game + ':' + ch.id)} {{",
            "  graph " + _attrs({"charset": "UTF-8", "fontname": FONT, "fontsize": "18", "label": ch.title,
@@ -208,10 +211,13 @@ def to_dot(ch: Chart, back_constraint: bool = False) -> str:
         out.append(f"  {_q(e.src)} -> {_q(e.dst)} {_attrs(_edge_attrs(e, lang, ch.traced, back_constraint))}")
     # keep time order for a node nothing flows into (a step left only by a goto): below its predecessor
     has_in = {e.dst for e in ch.edges if e.kind not in ("back",)}
+    pairs = {(e.src, e.dst) for e in ch.edges}
     real = [n for n in ch.nodes if not n.id.startswith(("from:", "to:"))]
-    for prev, n in zip(real, real[1:]):
-        if n.id not in has_in and n.kind == "begin":
+    for prev, n in zip(real, real[1:]):  # and each step below the one before it
+        if n.kind == "begin" and (n.id not in has_in or (n.cluster is not None and prev.cluster != n.cluster
+                                                         and (prev.id, n.id) not in pairs)):
             out.append(f"  {_q(prev.id)} -> {_q(n.id)} [style=invis]")
-    out += _legend_dot(ch)
+    if legend:
+        out += _legend_dot(ch)
     out.append("}")
     return "\n".join(out) + "\n"

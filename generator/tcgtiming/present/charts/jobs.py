@@ -46,18 +46,18 @@ def run_jobs(jobs, folder: Path, cache: Path | None, workers: int | None = None)
 
 
 def _chart_size(game: Game, cid: str) -> int:
-    return len(game.nodes) if cid == "turn" else len(game.containers[cid].nodes)
+    return len(game.nodes) if cid == "turn" else len(game.containers[cid].nodes) if cid in game.containers else 1
 
 
-def chart_jobs(game: Game, chart_ids_: list[str], langs, formats, overlay: Overlay | None = None):
+def chart_jobs(game: Game, chart_ids_: list[str], langs, formats, overlay: Overlay | None = None, legend: bool = True):
     """The jobs that draw the given charts of a game, the biggest chart first (so that no long dot
-    run is left alone at the end)."""
+    run is left alone at the end); legend=False: without the legend (the site's pages show it in HTML)."""
     suffix = ".trace" if overlay is not None else ""
     for cid in sorted(chart_ids_, key=lambda c: -_chart_size(game, c)):
         for lang in langs:
             ch = build_chart(game, cid, lang, overlay)
             for fmt in formats:
-                text = to_mermaid(ch) if fmt == "mermaid" else to_dot(ch)
+                text = to_mermaid(ch) if fmt == "mermaid" else to_dot(ch, legend=legend)
                 yield Job(f"{game.id}/{cid}{suffix}.{lang}.{EXT[fmt]}", fmt, text)
 
 

@@ -73,7 +73,8 @@ def to_mermaid(ch: Chart) -> str:
             out += ["    " + node_line(m) for m in by_cluster[n.cluster]]
             out.append("  end")
     visited_links = []
-    for i, e in enumerate(ch.edges):
+    drawn = [e for e in ch.edges if e.kind != "order"]  # an order kept for dot only: Mermaid keeps its own
+    for i, e in enumerate(drawn):
         label = list(e.label)
         if ch.traced and e.visits:
             label = [visits_text(e.visits, 3)] + label
@@ -100,7 +101,7 @@ def to_mermaid(ch: Chart) -> str:
     visited = [mid(n.id) for n in ch.nodes if ch.traced and n.visits]
     if visited:
         out.append(f"  class {','.join(visited)} visited")
-    for i, e in enumerate(ch.edges):
+    for i, e in enumerate(drawn):
         st = EDGE_STYLE[e.kind]
         if i in visited_links:
             out.append(f"  linkStyle {i} stroke:{HIGHLIGHT},stroke-width:3px")

@@ -7,10 +7,12 @@ from ...core.text import wrap
 from .graph import Chart, GCluster, GEdge, GNode
 from .labels import WRAP, WRAP_EDGE, node_url, tooltip
 from .overlay import Overlay
+from .reach import never_reached, never_taken
 from .style import ui
 
 
-def _summary(game: Game, cid: str, lang: str) -> str:
+def summary(game: Game, cid: str, lang: str) -> str:
+    """What a phase or step holds, counted: player actions, priority windows, check timings, calls."""
     counts = {"player": 0, "window": 0, "check": 0, "call": 0}
     for n in game.time_order(cid):
         k = game.nodes[n].kind
@@ -37,7 +39,7 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
     for p in game.phases:
         pb = game.nodes[p.begin]
         if not p.children:
-            nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]), extra=[_summary(game, p.id, lang)],
+            nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]), extra=[summary(game, p.id, lang)],
                                url=node_url(game, pb), tooltip=tooltip(game, p, lang)))
             for n in game.time_order(p.id):
                 unit[n] = p.id
@@ -47,13 +49,13 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
         unit[p.begin] = unit[p.end] = None
         if own:
             nodes.append(GNode(p.id, "phase", wrap(p.label.get(lang), WRAP[lang]),
-                               extra=[_summary(game, p.id, lang)], url=node_url(game, pb),
+                               extra=[summary(game, p.id, lang)], url=node_url(game, pb),
                                tooltip=tooltip(game, p, lang), cluster=p.id))
             for n in own:
                 unit[n] = p.id
         for s in p.children:
             sc = game.containers[s]
-            nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[_summary(game, s, lang)],
+            nodes.append(GNode(s, "step", wrap(sc.label.get(lang), WRAP[lang]), extra=[summary(game, s, lang)],
                                url=node_url(game, game.nodes[sc.begin]), tooltip=tooltip(game, sc, lang),
                                cluster=p.id))
             for n in game.time_order(s):
@@ -64,8 +66,9 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
 
     # the flow between units: model edges (calls replaced by 'after' edges), seen through pass-through nodes
     flow: dict[str, list] = {}
+    never, gone = never_taken(game), never_reached(game)  # what the engine can never take is not drawn
     for e in game.edges:
-        if e.kind == "call":
+        if e.kind == "call" or (e.src, e.dst, e.kind) in never or (e.via is not None and e.via in gone):
             continue
         if e.kind == "return":
             flow.setdefault(e.via, []).append((e.via, e.dst, "after", None))
@@ -140,6 +143,9 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
             for lab in m["labels"][:3]:
                 label += wrap(lab, WRAP_EDGE[lang])
         edges.append(GEdge(u, v, k, label, tooltip=f"{k}: {u} → {v}"))
+    for a, b in zip(nodes, nodes[1:]):  # the phases and steps one below the other, in time order
+        if (a.id, b.id) not in merged:
+            edges.append(GEdge(a.id, b.id, "order"))
     ch = Chart(game.id, "turn", "overview", lang, title, nodes, edges, clusters)
     if ov is not None:
         _apply_overview_overlay(ch, game, ov, unit)

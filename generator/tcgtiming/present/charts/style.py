@@ -80,6 +80,7 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "call": {"color": RED, "style": "dashed", "fontcolor": RED},
     "return": {"color": GREY, "style": "dashed"},
     "turn": {"color": "#000000", "penwidth": "2.5", "style": "bold"},
+    "order": {"style": "invis"},  # not drawn: keeps the steps of an overview in their order
 }
 
 KIND_ORDER = ("begin", "player", "choice", "auto", "trigger", "check", "call", "call_mixed", "window", "closed", "branch",

@@ -132,6 +132,11 @@ def chart_file(svg: str, at: str) -> tuple[str, float, float]:
         return f'xlink:href="{html.escape(rel(at, page, html.unescape(mo.group(3))), quote=True)}"'
 
     svg = _HREF.sub(href, svg)
+    # pan and zoom: our script, inside the chart's own document (it works in the page and alone)
+    script = html.escape(rel(at, "assets/chart.js"), quote=True)
+    end = svg.rfind("</svg>")
+    if end >= 0:
+        svg = svg[:end] + f'<script xlink:href="{script}"/>\n' + svg[end:]
     text = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + \
         "\n".join(line for line in svg.splitlines() if line.strip()) + "\n"
     return text, width, height

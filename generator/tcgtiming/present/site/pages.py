@@ -16,7 +16,11 @@ from ...core.text import LANGS
 from .inputs import ScenarioRun
 from .markup import (a, call_text, chart_file, cite, code, cond_text, h, join, link_node, node_page, rel, slug, tx,
                      url_link, value_text, w)
+from .legend import chart_frame, legend_html
 from .nodes import node_entries, readings_block
+from .procedure import procedure_list
+from ..charts import build_chart
+from ..charts.steps import large_phases
 
 
 @dataclass
@@ -42,23 +46,29 @@ class Pages:
     def add(self, page: Page) -> None:
         self.pages[page.path] = page
 
-    def chart(self, page: str, svg_base: str, alt: Text) -> Markup:
+    def chart(self, page: str, svg_base: str, alt: Text, legend: Markup = Markup()) -> Markup:
         """The chart in this language on a page: the SVG file beside the page (charts/), in an <object>
-        so that its links and tooltips work, as wide as the page allows and never wider than drawn;
-        the chart alone (zoomable) and the other language's chart a click away."""
+        so that its links and tooltips work, as wide as the page's content (never wider than drawn),
+        with pan and zoom and its legend beside it; the chart alone and the other language's chart
+        a click away."""
         lang = self.lang
         name = posixpath.basename(svg_base)
+        href, width, height = self.chart_file(page, svg_base)
         at = posixpath.join(posixpath.dirname(page), "charts", f"{name}.{lang}.svg")
-        text, width, height = chart_file((self.drawn / f"{svg_base}.{lang}.svg").read_text(encoding="utf-8"), at)
-        self.files[at] = text
-        href = rel(page, at)
         other = next(x for x in LANGS if x != lang)
         other_href = rel(page, f"../{other}/{posixpath.dirname(at)}/{name}.{other}.svg")
         obj = h("object", type="image/svg+xml", data=href, aria_label=tx(alt, lang),
                 style=f"max-width:{width:g}px;aspect-ratio:{width:g}/{height:g}")
         links = h("p", a(href, w("full_size", lang)), " · ", a(other_href, w("chart_other", lang), hreflang=other),
                   class_="tcg-chart-link")
-        return h("div", obj, class_="tcg-chart") + links
+        return chart_frame(obj, legend, lang) + links
+
+    def chart_file(self, page: str, svg_base: str) -> tuple[str, float, float]:
+        """A drawn chart as a file beside the page (charts/): its link from the page and its size."""
+        at = posixpath.join(posixpath.dirname(page), "charts", f"{posixpath.basename(svg_base)}.{self.lang}.svg")
+        text, width, height = chart_file((self.drawn / f"{svg_base}.{self.lang}.svg").read_text(encoding="utf-8"), at)
+        self.files[at] = text
+        return rel(page, at), width, height
 
 
 def heading(level: int, text: str, anchor: str | None = None) -> Markup:
@@ -115,9 +125,22 @@ def container_page(p: Pages, game: Game, cid: str) -> Page:
     if facts:
         out.append(h("ul", *facts, class_="tcg-facts"))
     out.append(heading(2, w("chart", lang)))
-    out.append(p.chart(page, f"charts/{game.id}/{cid}", Text(f"{c.label.ja}のチャート", f"chart of the {c.label.en}")))
+    alt = Text(f"{c.label.ja}のチャート", f"chart of the {c.label.en}")
+    step_chart = None
+    if cid in large_phases(game):  # the steps first, each step's own chart under its heading
+        out.append(h("p", w("step_overview", lang), class_="tcg-cnote"))
+        out.append(p.chart(page, f"pages/{game.id}/{cid}.steps", alt, legend_html(build_chart(game, f"{cid}.steps", lang), lang)))
+        href = p.chart_file(page, f"pages/{game.id}/{cid}")[0]
+        out.append(h("p", a(href, w("whole_phase", lang)), class_="tcg-chart-link"))
+
+        def step_chart(s: str) -> Markup:
+            st = game.containers[s]
+            return p.chart(page, f"pages/{game.id}/{s}", Text(f"{st.label.ja}のチャート", f"chart of the {st.label.en}"),
+                           legend_html(build_chart(game, s, lang), lang))
+    else:
+        out.append(p.chart(page, f"pages/{game.id}/{cid}", alt, legend_html(build_chart(game, cid, lang), lang)))
     out.append(heading(2, w("nodes", lang)))
-    out.append(node_entries(game, game.time_order(cid), page, lang))
+    out.append(procedure_list(game, cid, page, lang, step_chart))
     return Page(page, f"{label} — {tx(game.name, lang)}", join("\n", out), game.id, "node")
 
 
@@ -128,7 +151,8 @@ def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> Page:
     name = tx(game.name, lang)
     out = [heading(1, name), note(game.note, lang), readings_block(game, turn.readings, page, lang),
            heading(2, w("turn", lang))]
-    out.append(p.chart(page, f"charts/{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}")))
+    out.append(p.chart(page, f"pages/{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}"),
+                       legend_html(build_chart(game, "turn", lang), lang)))
     out.append(h("p", w("roles_swap" if game.roles_swap else "no_swap", lang)))
     out.append(h("p", a("scenarios/index.html", w("scenario_list", lang)), f" ({len(runs)}) · ",
                  a("timing/index.html", w("timing", lang)), " · ", a("when/index.html", _word("when.link", lang)), " · ",
@@ -206,9 +230,14 @@ def timing_page(game: Game, lang: str) -> Page:
         return f'<td class="timing {mo.group(1)}"><a href="{html.escape(href, quote=True)}">{mo.group(3)}</a></td>'
 
     title = tables.w("title", lang, tx(game.name, lang))
-    grid = Markup(_TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False)))
-    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), class_="tcg-cnote"),
-                       h("div", grid, class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")])
+
+    def grid(view: str) -> Markup:
+        return h("div", Markup(_TIMING_CELL.sub(cell, tables.table_html(game, lang, document=False, view=view))),
+                 class_="tcg-table-wrap tcg-timing-wrap", data_pagefind_ignore="all")
+
+    # the source's own rows first; every row (the generated boundaries, the bodies of decisions) a click away
+    body = join("\n", [heading(1, title), h("p", tables.w("note", lang), "" if lang == "ja" else " ", tables.w("note_seed", lang), class_="tcg-cnote"),
+                       grid("seed"), h("details", h("summary", w("timing_full", lang)), grid("full"), class_="tcg-timing-full")])
     return Page(page, title, body, game.id)
 
 

@@ -45,19 +45,24 @@ class Built:
 
 
 def draw_charts(inputs: Inputs, folder: Path, cache: Path | None, workers: int | None = None) -> None:
-    """Every chart of every game (both languages, SVG) into folder/charts/<game>/<chart>.<lang>.svg,
-    and each scenario's run drawn over the turn chart into folder/overlays/<game>/<file>.<lang>.svg."""
+    """Every chart of every game (both languages, SVG) into folder/charts/<game>/<chart>.<lang>.svg (as
+    ``render`` draws them); the pages' charts, without a legend (the page shows it beside the chart)
+    and with each large phase also step by step, into folder/pages/<game>/<chart>.<lang>.svg; and each
+    scenario's run drawn over the turn chart into folder/overlays/<game>/<file>.<lang>.svg."""
     from ..charts import build_overlay, chart_ids, chart_jobs, run_jobs
+    from ..charts.steps import step_chart_ids
 
     def jobs():
         for game in inputs.games:
             for job in chart_jobs(game, chart_ids(game), LANGS, ["svg"]):
                 yield dataclasses.replace(job, rel=f"charts/{job.rel}")
+            for job in chart_jobs(game, chart_ids(game) + step_chart_ids(game), LANGS, ["svg"], legend=False):
+                yield dataclasses.replace(job, rel=f"pages/{job.rel}")
             runs = [(sr.stem, sr.run) for sr in inputs.runs.get(game.id, [])]
             runs += [(f"ruling-{rr.stem}", rr.run) for rr in inputs.rulings.get(game.id, []) if rr.run is not None]
             for stem, run in runs:
                 ov = build_overlay(game, [(e.seq, e.node) for e in run.entries])
-                for job in chart_jobs(game, ["turn"], LANGS, ["svg"], ov):
+                for job in chart_jobs(game, ["turn"], LANGS, ["svg"], ov, legend=False):
                     lang = job.rel.rsplit(".", 2)[-2]
                     yield dataclasses.replace(job, rel=f"overlays/{game.id}/{stem}.{lang}.svg")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...core.model import Game, Text
 from ...core.ruling import TOPICS
 from .inputs import RulingRun
+from .legend import traced_legend
 from .markup import a, cite, code, h, join, link_node, tx, w
 from .pages import Page, Pages, crumbs, heading
 from .scenario_pages import trace_table
@@ -36,7 +37,7 @@ def ruling_page(p: Pages, game: Game, rr: RulingRun) -> Page:
     else:
         out.append(heading(2, w("trace_chart", lang)))
         out.append(p.chart(page, f"overlays/{game.id}/ruling-{rr.stem}",
-                           Text(f"{r.question.ja}の実行", f"the run of: {r.question.en}")))
+                           Text(f"{r.question.ja}の実行", f"the run of: {r.question.en}"), traced_legend(game, lang)))
         out.append(heading(2, w("trace_brief", lang)))
         out.append(h("div", trace_table(game, rr, page, lang, True), class_="tcg-trace", data_pagefind_ignore="all"))
     out.append(h("details", h("summary", w("ruling_file", lang), ": ", code(rr.shown)),

@@ -9,6 +9,7 @@ from markupsafe import Markup
 from ...core.model import Game, Text
 from .inputs import ScenarioRun
 from .markup import a, cite, code, h, join, link_node, tx, w
+from .legend import traced_legend
 from .pages import Page, Pages, crumbs, heading, table
 from .player import player
 
@@ -75,7 +76,8 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
     out.append(h("ul", *(h("li", *f) for f in facts)))
     out.append(heading(2, w("trace_chart", lang)))
     out.append(h("p", w("player_note", lang), class_="tcg-cnote"))
-    chart = p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}"))
+    chart = p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}"),
+                    traced_legend(game, p.lang))
     out.append(player(game, sr, lang, page, chart))
     out.append(heading(2, w("trace_brief", lang)))
     out.append(h("p", w("trace_brief_note", lang), class_="tcg-cnote"))
