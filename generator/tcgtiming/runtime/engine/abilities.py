@@ -66,11 +66,12 @@ class Abilities:
 
     def holds_for(self, cond, card) -> bool:
         seat = self.seat
-        saved, seat[2] = seat[2], card.owner
+        saved = seat[2], seat[3]
+        seat[2], seat[3] = card.owner, self.other(card.owner)
         try:
             return self.prog.condition(cond)(self)
         finally:
-            seat[2] = saved
+            seat[2], seat[3] = saved
 
     def resolve_effects(self, ability, card, controller, item, target) -> tuple:
         if not ability.effect:

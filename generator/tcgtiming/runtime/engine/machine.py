@@ -46,7 +46,7 @@ class Machine(Flow, Windows, Abilities):
         # the index of auto abilities by event: (card, ability), in the order of the scenario's cards
         self.listen = {ev: [(made[i], ab) for i, ab in items] for ev, items in setup.listen}
         other = [p for p in self.players if p != scenario.turn_player]
-        self.seat = [scenario.turn_player, other[0] if other else scenario.turn_player, None]  # turn, non-turn, self
+        self.seat = [scenario.turn_player, other[0] if other else scenario.turn_player, None, None]  # turn, non-turn, self, self's opponent
         self.turn_index = 0
         self.pending = {p: Queue() for p in self.players}
         self.stack: list = []

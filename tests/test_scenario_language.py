@@ -1,0 +1,57 @@
+"""The scenario language accepts nothing silently (issue 11, part 2): every word of a card is
+checked against the game, every value is in range, a choice the engine did not use is reported
+with its location, and a card ability's condition about its controller or opponent holds when it
+should. Each test writes a small variation of a shipped scenario and checks the facts of the run
+or the located diagnostic."""
+from pathlib import Path
+
+import yaml
+
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def variant(tmp_path, name, edit, game=None):
+    """A copy of a shipped scenario (``<game>/<stem>``), changed by ``edit(data)``, compiled with its
+    game's rules: (result, path of the copy)."""
+    game_id, stem = name.split("/")
+    data = yaml.safe_load((ROOT / "rules" / game_id / "scenarios" / f"{stem}.yaml").read_text(encoding="utf-8"))
+    edit(data)
+    path = tmp_path / f"{stem}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return compile_file(path, rules=str(ROOT / "rules" / game_id / "game.yaml")), path
+
+
+def codes(res):
+    return [(d.code, d.severity) for d in res.diagnostics]
+
+
+def card(data, cid):
+    return next(c for c in data["cards"] if c["id"] == cid)
+
+
+def pending_added(run, card_id):
+    return [e for e in run.entries if any(card_id in (c for c, _ in ab) for _, ab in e.pending)]
+
+
+# --- if: controller / opponent -------------------------------------------------------------------
+def _encore_if(cond):
+    def edit(data):
+        card(data, "a-att")["abilities"][0]["if"] = cond
+    return edit
+
+
+def test_card_condition_on_controller_and_opponent_holds_at_run_time(tmp_path):
+    # when Alice's card leaves the stage she has 3 stock (2 + the trigger card), Bob 2: the encore of
+    # her card triggers only when its condition holds
+    cases = [({"count": {"player": "controller", "zone": "stock", "ge": 3}}, True),
+             ({"count": {"player": "controller", "zone": "stock", "ge": 4}}, False),
+             ({"count": {"player": "opponent", "zone": "stock", "eq": 2}}, True),
+             ({"count": {"player": "opponent", "zone": "stock", "gt": 2}}, False)]
+    for cond, triggers in cases:
+        res, _ = variant(tmp_path, "ws/encore", _encore_if(cond))
+        assert res.scenario is not None, codes(res)
+        run = simulate(res.game, res.scenario)
+        assert bool(pending_added(run, "a-att")) is triggers, cond
