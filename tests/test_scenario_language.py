@@ -55,3 +55,38 @@ def test_card_condition_on_controller_and_opponent_holds_at_run_time(tmp_path):
         assert res.scenario is not None, codes(res)
         run = simulate(res.game, res.scenario)
         assert bool(pending_added(run, "a-att")) is triggers, cond
+
+
+# --- values out of range --------------------------------------------------------------------------
+def located(res, code, path_line=None):
+    """The diagnostics of ``code``, each with a line and column."""
+    found = [d for d in res.diagnostics if d.code == code]
+    assert found, codes(res)
+    assert all(d.line > 0 and d.col > 0 for d in found), [(d.line, d.col) for d in found]
+    return found
+
+
+def _set(path, value):
+    def edit(data):
+        cur = data
+        for k in path[:-1]:
+            cur = cur[k] if not callable(k) else k(cur)
+        cur[path[-1]] = value
+    return edit
+
+
+def test_values_out_of_range_are_refused_with_their_location(tmp_path):
+    encore = lambda data: card(data, "a-att")["abilities"][0]  # noqa: E731
+    cost = lambda data: encore(data)["cost"][0]["move"]  # noqa: E731
+    cases = [(("scenario", "turns"), 0, "S204"), (("scenario", "turns"), -2, "S204"),
+             (("scenario", "max_steps"), 0, "S204"),
+             ((encore, "every"), 0, "S204"),
+             ((cost, "count"), -3, "C311"),
+             (("players",), 0, "S203")]
+    for path, value, code in cases:
+        res, _ = variant(tmp_path, "ws/encore", _set(path, value))
+        assert res.scenario is None, (path, value)
+        located(res, code)
+    # a negative count in an effect, and an amount of damage below zero
+    res, _ = variant(tmp_path, "ws/encore", lambda d: encore(d)["effect"].append({"draw": {"who": "controller", "count": -5}}))
+    assert res.scenario is None and located(res, "C311")

@@ -25,6 +25,7 @@ Argument types
 ``player``    a role id, or ``any`` / ``both``
 ``zone``      a zone id of the game
 ``int``       an integer, or the id of an integer constant of the game (``hand_limit``)
+``count``     a number of cards or points: an integer, 0 or more (card effects)
 ``event``     an event id of the game
 ``node``      a node id (absolute, or relative like a goto target)
 ``name``      a free identifier (an option id, a state name)
@@ -191,15 +192,15 @@ ACTIONS: dict[str, Entry] = _entries(
 # the target chosen when the ability was played, or the item it answers on the stack.
 WHO = "enum:controller|opponent"
 EFFECTS: dict[str, Entry] = _entries(
-    Entry("draw", "The player draws cards.", (_p("who:" + WHO), _p("count:int"))),
+    Entry("draw", "The player draws cards.", (_p("who:" + WHO), _p("count:count"))),
     Entry("move", "Move cards of the player from one zone to another (the top ones, this card, or the chosen target).",
-          (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:int"), _p("which?:enum:top|self|target"))),
+          (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:count"), _p("which?:enum:top|self|target"))),
     Entry("set_state", "Put a card into a state.", (_p("target:enum:self|attacker|defender|target"), _p("to:enum:" + STATES))),
     Entry("modify", "Change a value of a card until the end of the turn.",
           (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense"),
            _p("by:int"))),
     Entry("damage", "Deal damage to a character: when it reaches the character's DP (or defense), the character goes to the zone.",
-          (_p("target:enum:attacker|defender|target"), _p("amount:int"), _p("to:zone"))),
+          (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to:zone"))),
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
 )

@@ -130,9 +130,12 @@ class Resolver:
             elif a.param.type == "zone":
                 if not isinstance(a.value, str) or a.value not in self.reg.zones:
                     self.fail("C302", f"unknown zone '{a.value}'", where, help=did_you_mean(a.value, self.reg.zones))
-            elif a.param.type == "int":
+            elif a.param.type in ("int", "count"):
                 if isinstance(a.value, bool) or not isinstance(a.value, int):
                     self.fail("C311", f"argument '{a.name}' of '{term.name}' must be an integer", where)
+                elif a.param.type == "count" and a.value < 0:
+                    self.fail("C311", f"argument '{a.name}' of '{term.name}' is {a.value}: a number of cards or "
+                                      "points is 0 or more", where)
             else:
                 self._value(a.param.type, a.value, where, f"argument '{a.name}' of '{term.name}'")
         self._required(term, entry, npath, "effect", key=False)

@@ -32,7 +32,7 @@ class AbilitySpec(Model):
     kind: Literal["auto", "activated"] = Field(description="auto: triggers on an event; activated: played in a window")
     event: Ref | None = Field(None, description="auto: the game event or built-in event that triggers it")
     subject: Literal["self", "any"] = Field("self", description="auto, card events: only when the event is about this card")
-    every: int | None = Field(None, description="auto: only on every n-th occurrence of the event")
+    every: int | None = Field(None, ge=1, description="auto: only on every n-th occurrence of the event (1 or more)")
     zone: Ref | None = Field(None, description="the zone the card must be in for the ability to work (default: any)")
     if_: Condition | None = Field(None, alias="if")
     play: Ref | None = Field(None, description="activated: the play kind, for priority windows that allow it "
@@ -87,9 +87,9 @@ class ScenarioMeta(Model):
     seed: int = 0
     first_turn: bool = False
     turn_player: Id
-    turns: int = 1
+    turns: int = Field(1, ge=1, description="how many turns are run (1 or more)")
     policy: Literal["pass", "first", "random"] = "pass"
-    max_steps: int = 20_000
+    max_steps: int = Field(20_000, ge=1)
     cite: Union[str, list[str], None] = None
 
 
