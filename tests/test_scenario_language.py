@@ -90,3 +90,21 @@ def test_values_out_of_range_are_refused_with_their_location(tmp_path):
     # a negative count in an effect, and an amount of damage below zero
     res, _ = variant(tmp_path, "ws/encore", lambda d: encore(d)["effect"].append({"draw": {"who": "controller", "count": -5}}))
     assert res.scenario is None and located(res, "C311")
+
+
+# --- diagnostics: stdout carries only the output ------------------------------------------------
+def test_simulate_json_keeps_diagnostics_on_stderr(cli, tmp_path):
+    import json
+    rules = ROOT / "rules/ws/game.yaml"
+    # refused before the run: stdout is empty, stderr is the JSON report, located
+    _, bad = variant(tmp_path, "ws/encore", _set(("scenario", "turns"), 0))
+    code, out, err = cli("simulate", bad, "--rules", rules, "--format", "json")
+    report = json.loads(err)
+    assert code == 1 and out == "" and report["errors"] == 1
+    assert report["diagnostics"][0]["code"] == "S204" and report["diagnostics"][0]["line"] > 0
+    # refused during the run (a choice that cannot be carried out): stdout holds trace entries only
+    _, refused = variant(tmp_path, "ws/encore",
+                         lambda d: d["choices"].insert(4, {"at": "attack.declaration.3.attack.1", "take": "front", "card": "a-aide"}))
+    code, out, err = cli("simulate", refused, "--rules", rules, "--format", "json", "--strict")
+    assert code == 1 and out and all("seq" in json.loads(line) for line in out.splitlines())
+    assert json.loads(err)["diagnostics"][0]["code"].startswith("R")

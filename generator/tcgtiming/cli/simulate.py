@@ -12,7 +12,7 @@ from ..core.diagnostics import Diagnostic
 from ..core.text import editor_lines
 from ..frontend.pipeline import compile_file
 from ..present.outputs import output_set
-from ..present.report import Style, format_text, use_color
+from ..present.report import Style, as_json, format_text, use_color
 from ..runtime.engine import SimulationError, program_for, simulate, verify
 from ..runtime.trace import Stream, as_jsonl, as_markdown, as_text
 from .common import print_diags, write_atomic
@@ -38,19 +38,34 @@ def _written(path: str | None):
         raise
 
 
-def _report(exc: SimulationError, sc) -> None:
+def _source_line(d: Diagnostic) -> str | None:
+    if not d.line:
+        return None
+    try:
+        with open(d.file, encoding="utf-8") as fh:
+            lines = editor_lines(fh.read())
+    except (OSError, UnicodeDecodeError):
+        return None
+    return lines[d.line - 1] if 0 < d.line <= len(lines) else None
+
+
+def _diagnose(diags: list[Diagnostic], fmt: str, path: str) -> None:
+    """The diagnostics of a run, on standard error (standard output carries only the trace): as JSON
+    with --format json, else as text with the source line."""
+    if not diags:
+        return
+    if fmt == "json":
+        sys.stderr.write(as_json(diags, [path]) + "\n")
+        return
+    style = Style(use_color(sys.stderr))
+    for d in diags:
+        sys.stderr.write(format_text(d, _source_line(d), style) + "\n")
+
+
+def _refusal(exc: SimulationError, sc) -> Diagnostic:
     loc = exc.loc
-    d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
-                   loc.col if loc else 0, help=exc.help)
-    line = None
-    if loc is not None:
-        try:
-            with open(loc.file, encoding="utf-8") as fh:
-                lines = editor_lines(fh.read())
-            line = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
-        except OSError:
-            pass
-    sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
+    return Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
+                      loc.col if loc else 0, help=exc.help)
 
 
 def run(args) -> int:
@@ -74,7 +89,7 @@ def _run_all(args, stage: Path | None) -> int:
     for path in args.scenarios:
         res = compile_file(path, rules=args.rules)
         if res.errors or res.scenario is None:
-            print_diags([res], "text", [path])
+            print_diags([res], "json" if args.format == "json" else "text", [path], stream=sys.stderr)
             status = 1
             continue
         sc = res.scenario
@@ -91,16 +106,15 @@ def _run_all(args, stage: Path | None) -> int:
                 run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
                 count = len(run.entries)
         except SimulationError as exc:
-            _report(exc, sc)
+            _diagnose([_refusal(exc, sc)], args.format, path)
             status = 1
             continue
         failed = verify(run, sc)
-        for msg in failed:
-            sys.stderr.write(format_text(Diagnostic("R505", msg, sc.file, 0, 0), None) + "\n")
+        diags = [Diagnostic("R505", msg, sc.file, 0, 0) for msg in failed]
         for at, loc in run.unused_choices:
             what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
-            sys.stderr.write(format_text(Diagnostic("R504", f"{what} was never used",
-                                                    loc.file, loc.line, loc.col), None) + "\n")
+            diags.append(Diagnostic("R504", f"{what} was never used", loc.file, loc.line, loc.col))
+        _diagnose(diags, args.format, path)
         if failed:
             status = 1
         if stage is not None:

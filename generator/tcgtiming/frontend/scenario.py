@@ -189,7 +189,7 @@ class ScenarioChecks:
             if node.kind in ("closed", "auto", "trigger", "check", "goto", "exit", "begin", "end", "end_game",
                              "foreach", "loop", "call") and ch.take == "play":
                 what = "a closed timing: no one may play" if node.kind == "closed" else f"a {node.kind} node, not a priority window"
-                self.fail("C307", f"cannot play at '{ch.at}' ({node.label.en}): it is {what}", path + ("at",))
+                self.fail("R503", f"cannot play at '{ch.at}' ({node.label.en}): it is {what}", path + ("at",))
             for key in ("card", "target"):
                 cid = getattr(ch, key)
                 if cid is not None and cid not in cards:
