@@ -108,3 +108,47 @@ def test_simulate_json_keeps_diagnostics_on_stderr(cli, tmp_path):
     code, out, err = cli("simulate", refused, "--rules", rules, "--format", "json", "--strict")
     assert code == 1 and out and all("seq" in json.loads(line) for line in out.splitlines())
     assert json.loads(err)["diagnostics"][0]["code"].startswith("R")
+
+
+# --- card words -----------------------------------------------------------------------------------
+def _card_field(cid, field, value):
+    def edit(data):
+        card(data, cid)[field] = value
+    return edit
+
+
+def test_card_words_in_either_language_stand_for_their_id(tmp_path):
+    res, _ = variant(tmp_path, "versus/reload-steps-in-order", lambda d: None)
+    cid = next(c.id for c in res.scenario.cards.values() if "hoju" in c.traits)
+    events = lambda r: [e.event for e in simulate(r.game, r.scenario).entries]  # noqa: E731
+    shipped = events(res)
+    without, _ = variant(tmp_path, "versus/reload-steps-in-order", _card_field(cid, "traits", []))
+    assert events(without) != shipped  # the keyword drives the run (the extra draw)
+    for word in ("補充", "Replenish", "hoju"):
+        res, _ = variant(tmp_path, "versus/reload-steps-in-order", _card_field(cid, "traits", [word]))
+        assert res.scenario is not None, codes(res)
+        assert res.scenario.cards[cid].traits == ("hoju",)
+        assert events(res) == shipped  # the same behaviour, whichever name was written
+    res, _ = variant(tmp_path, "aquarian/faction-check-order", _card_field("a-wiz", "faction", "WIZ-DOM"))
+    assert res.scenario is not None and res.scenario.cards["a-wiz"].faction == "wizdom"
+    res, _ = variant(tmp_path, "aquarian/faction-check-order", _card_field("a-draw", "type", "プロジェクト"))
+    assert res.scenario is not None and res.scenario.cards["a-draw"].type == "project"
+
+
+def test_unknown_card_words_are_refused_with_did_you_mean(tmp_path):
+    cases = [("versus/reload-steps-in-order", None, "traits", ["hojuu"], "hoju"),
+             ("aquarian/faction-check-order", "a-wiz", "faction", "wizdomm", "wizdom"),
+             ("aquarian/faction-check-order", "a-wiz", "traits", ["agressive"], "aggressive"),
+             ("ws/encore", "a-att", "type", "charactr", "character"),
+             ("ws/encore", "a-att", "triggers", ["sole"], "soul")]
+    for name, cid, field, value, meant in cases:
+        if cid is None:
+            res0, _ = variant(tmp_path, name, lambda d: None)
+            cid = next(c.id for c in res0.scenario.cards.values() if "hoju" in c.traits)
+        res, _ = variant(tmp_path, name, _card_field(cid, field, value))
+        assert res.scenario is None, (name, field, value)
+        (d,) = located(res, "C302")
+        assert meant in (d.help or ""), d
+    # a game that declares no factions admits none
+    res, _ = variant(tmp_path, "ws/encore", _card_field("a-att", "faction", "wizdom"))
+    assert res.scenario is None and located(res, "C302")

@@ -77,6 +77,12 @@ ZONE_ROLES: dict[str, str] = {
 }
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
 
+# The words a scenario's card may use, each declared by a list of the rule file (card field -> list
+# id): an item's id, or its name in either language, which stands for the id. A game without such a
+# list admits no word in that field.
+CARD_WORD_LISTS: dict[str, str] = {"type": "card_types", "traits": "traits", "faction": "factions",
+                                   "triggers": "triggers"}
+
 
 def _p(spec: str, doc: str = "") -> Param:
     """'name:type' or 'name?:type' (optional)."""

@@ -15,6 +15,7 @@ from pydantic import Field, PlainValidator, ValidationError, WithJsonSchema
 from ..core import model as m
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
 from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
+from . import cardwords
 from .resolve import Registry, Resolver
 from .schema import ACTION_SCHEMA, Condition, Id, Model, Ref, Text, json_schema_of
 from .shape import map_errors
@@ -44,11 +45,12 @@ class AbilitySpec(Model):
 class CardSpec(Model):
     id: Id
     name: str
-    type: Id = Field(description="character, event, climax, magic, unit, ... (free word)")
+    type: str = Field(description="the card type: an item of the game's list 'card_types' (its id, or its name in "
+                      "either language)")
     stats: dict[str, int] = Field(default_factory=dict)
-    traits: list[str] = Field(default_factory=list)
-    faction: str | None = None
-    triggers: list[str] = Field(default_factory=list)
+    traits: list[str] = Field(default_factory=list, description="traits and keywords: items of the game's list 'traits'")
+    faction: str | None = Field(None, description="an item of the game's list 'factions'")
+    triggers: list[str] = Field(default_factory=list, description="trigger icons: items of the game's list 'triggers'")
     state: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] | None = None
     abilities: list[AbilitySpec] = Field(default_factory=list)
 
@@ -148,6 +150,7 @@ class ScenarioChecks:
             if c.id in cards:
                 self.fail("C301", f"duplicate card id '{c.id}'", ("cards", i, "id"))
             cards[c.id] = c
+            cardwords.check_card(game, c, ("cards", i), self.fail)
             for k in c.stats:
                 if k not in STATS:
                     self.fail("S201", f"unknown stat '{k}'", ("cards", i, "stats", k), key=True,
@@ -248,8 +251,10 @@ class ScenarioChecks:
             self.res.condition(ab.if_, path + ("if",))
 
 
-def build(sf: ScenarioFile, doc) -> Scenario:
+def build(sf: ScenarioFile, doc, game: m.Game) -> Scenario:
+    """The scenario the engine runs (its checks passed): card words are the ids they stand for."""
     cards = {}
+    word = lambda field, value: cardwords.normal(game, field, value)  # noqa: E731
     for c in sf.cards:
         abilities = tuple(
             Ability(ab.id or f"{c.id}.{k + 1}", (ab.label.en if ab.label and ab.label.en else (ab.id or f"{ab.kind} {k + 1}")),
@@ -258,8 +263,8 @@ def build(sf: ScenarioFile, doc) -> Scenario:
                     tuple(lower_action(a) for a in ab.cost), tuple(lower_action(a) for a in ab.effect),
                     text(ab.label) if ab.label and ab.label.ja and ab.label.en else None)
             for k, ab in enumerate(c.abilities))
-        cards[c.id] = Card(c.id, c.name, c.type, tuple(sorted(c.stats.items())), tuple(c.traits), c.faction,
-                           tuple(c.triggers), c.state, abilities)
+        cards[c.id] = Card(c.id, c.name, word("type", c.type), tuple(sorted(c.stats.items())), word("traits", c.traits),
+                           word("faction", c.faction), word("triggers", c.triggers), c.state, abilities)
     choices = []
     for i, ch in enumerate(sf.choices):
         sp = doc.span(("choices", i))
