@@ -152,3 +152,40 @@ def test_unknown_card_words_are_refused_with_did_you_mean(tmp_path):
     # a game that declares no factions admits none
     res, _ = variant(tmp_path, "ws/encore", _card_field("a-att", "faction", "wizdom"))
     assert res.scenario is None and located(res, "C302")
+
+
+# --- zone: split into while_in (where this card is) and to (where the event's card goes) ----------
+def _watcher(**keys):
+    """Alice's Aide (on the stage all turn) gets an ability waiting for any card entering a zone."""
+    def edit(data):
+        card(data, "a-aide")["abilities"] = [{"id": "watch", "kind": "auto", "event": "entered", "subject": "any",
+                                              "effect": [{"draw": {"who": "controller", "count": 1}}], **keys}]
+        # the encore's pending choice would answer the Aide's ability: the policy decides instead
+        data["choices"] = [ch for ch in data["choices"] if ch.get("at") != "check_timing.2.pending.1"]
+    return edit
+
+
+def test_another_card_entering_the_clock_while_this_is_on_the_stage(tmp_path):
+    # in ws/encore one card enters a clock (Bob's damage), while Alice's Aide stays on her stage
+    for keys, times in (({"to": "clock", "while_in": "stage"}, 1), ({"to": "clock", "while_in": "waiting_room"}, 0),
+                        ({"to": "level", "while_in": "stage"}, 0), ({"to": "clock"}, 1)):
+        res, _ = variant(tmp_path, "ws/encore", _watcher(**keys))
+        assert res.scenario is not None and not res.diagnostics, codes(res)
+        run = simulate(res.game, res.scenario)
+        clock = sum(1 for e in run.entries for c in e.changes if c[:1] == ("move",) and c[-1] == "clock")
+        resolved = [e for e in run.entries if e.event[:1] in (("resolve",), ("resolved",)) and "watch" in e.event]
+        assert clock == 1
+        assert len(resolved) == times, keys
+
+
+def test_the_old_zone_key_is_read_as_while_in_with_a_located_warning(tmp_path):
+    res, _ = variant(tmp_path, "ws/encore", _watcher(zone="stage"))
+    assert res.scenario is not None and res.scenario.cards["a-aide"].abilities[0].zone == "stage"
+    (d,) = located(res, "S206")
+    assert d.severity == "warning" and "while_in" in d.message
+    res, _ = variant(tmp_path, "ws/encore", _watcher(zone="stage", while_in="stage"))
+    assert res.scenario is None and located(res, "S201")
+    # 'to' on an event that moves no card is refused
+    res, _ = variant(tmp_path, "ws/encore", lambda d: card(d, "a-aide").update(
+        abilities=[{"kind": "auto", "event": "turn_start", "to": "stage"}]))
+    assert res.scenario is None and located(res, "S201")

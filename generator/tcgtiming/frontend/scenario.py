@@ -22,6 +22,7 @@ from .shape import map_errors
 from .terms import Term, lower_action, lower_condition, parse_effect
 from .values import cites_of, text
 
+MOVING_EVENTS = ("entered", "left_stage")  # the built-in events of a card going to a zone (its 'to')
 # An effect of a card ability (``core.vocab.EFFECTS``); the JSON Schema has always described
 # effects with the action vocabulary.
 Effect = Annotated[Term, PlainValidator(parse_effect), WithJsonSchema(ACTION_SCHEMA)]
@@ -34,7 +35,11 @@ class AbilitySpec(Model):
     event: Ref | None = Field(None, description="auto: the game event or built-in event that triggers it")
     subject: Literal["self", "any"] = Field("self", description="auto, card events: only when the event is about this card")
     every: int | None = Field(None, ge=1, description="auto: only on every n-th occurrence of the event (1 or more)")
-    zone: Ref | None = Field(None, description="the zone the card must be in for the ability to work (default: any)")
+    while_in: Ref | None = Field(None, description="the zone this card must be in for the ability to work (default: any)")
+    to: Ref | None = Field(None, description="auto, events of a card moving (entered, left_stage): only when that card "
+                           "goes to this zone")
+    zone: Ref | None = Field(None, description="deprecated: write while_in (where this card must be) or to (where the "
+                             "event's card goes)", json_schema_extra={"deprecated": True})
     if_: Condition | None = Field(None, alias="if")
     play: Ref | None = Field(None, description="activated: the play kind, for priority windows that allow it "
                              "(without one, it is played only by a player action such as a counter step)")
@@ -242,8 +247,21 @@ class ScenarioChecks:
                           help=did_you_mean(ab.play, game.plays) or (one_of(game.plays) if game.plays else
                                f"{game.id} has no priority windows: leave 'play' out; the ability is played by a "
                                "player action (such as a counter step)"))
-        if ab.zone is not None and ab.zone not in game.zones:
-            self.fail("C302", f"unknown zone '{ab.zone}'", path + ("zone",), help=did_you_mean(ab.zone, game.zones))
+        for key in ("while_in", "to", "zone"):
+            z = getattr(ab, key)
+            if z is not None and z not in game.zones:
+                self.fail("C302", f"unknown zone '{z}'", path + (key,), help=did_you_mean(z, game.zones))
+        if ab.zone is not None:
+            both = ab.while_in is not None
+            self.fail("S206" if not both else "S201", "'zone' is replaced by 'while_in' (the zone this card must be "
+                      "in) and 'to' (the zone the event's card goes to)" + (": write only while_in" if both else
+                      f"; read here as while_in: {ab.zone}"), path + ("zone",), key=True,
+                      help=f"write while_in: {ab.zone}" + (f", or to: {ab.zone} for where the card goes"
+                                                           if ab.event in MOVING_EVENTS else ""))
+        if ab.to is not None and ab.event not in MOVING_EVENTS:
+            self.fail("S201", f"'to' applies to the events of a card moving ({', '.join(MOVING_EVENTS)}), not to "
+                      f"'{ab.event}'", path + ("to",), key=True,
+                      help=f"for where this card must be, write while_in: {ab.to}")
         for key in ("cost", "effect"):
             for j, eff in enumerate(getattr(ab, key)):
                 self.res.effect(eff, path + (key, j))
@@ -258,10 +276,10 @@ def build(sf: ScenarioFile, doc, game: m.Game) -> Scenario:
     for c in sf.cards:
         abilities = tuple(
             Ability(ab.id or f"{c.id}.{k + 1}", (ab.label.en if ab.label and ab.label.en else (ab.id or f"{ab.kind} {k + 1}")),
-                    ab.kind, ab.event, ab.subject, ab.every, ab.zone,
+                    ab.kind, ab.event, ab.subject, ab.every, ab.while_in or ab.zone,
                     lower_condition(ab.if_) if ab.if_ is not None else None, ab.play,
                     tuple(lower_action(a) for a in ab.cost), tuple(lower_action(a) for a in ab.effect),
-                    text(ab.label) if ab.label and ab.label.ja and ab.label.en else None)
+                    text(ab.label) if ab.label and ab.label.ja and ab.label.en else None, ab.to)
             for k, ab in enumerate(c.abilities))
         cards[c.id] = Card(c.id, c.name, word("type", c.type), tuple(sorted(c.stats.items())), word("traits", c.traits),
                            word("faction", c.faction), word("triggers", c.triggers), c.state, abilities)

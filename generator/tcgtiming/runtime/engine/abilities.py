@@ -35,6 +35,8 @@ class Abilities:
                 continue
             if ab.zone is not None and z != ab.zone:
                 continue
+            if ab.to is not None and (subject is None or subject.zone != ab.to):
+                continue
             if ab.subject == "self" and subject is not card and event in CARD_EVENTS:
                 continue
             if ab.condition is not None and not self.holds_for(ab.condition, card):
