@@ -189,3 +189,26 @@ def test_the_old_zone_key_is_read_as_while_in_with_a_located_warning(tmp_path):
     res, _ = variant(tmp_path, "ws/encore", lambda d: card(d, "a-aide").update(
         abilities=[{"kind": "auto", "event": "turn_start", "to": "stage"}]))
     assert res.scenario is None and located(res, "S201")
+
+
+# --- choice data the run did not use ------------------------------------------------------------
+def _choice_at(at, **extra):
+    def edit(data):
+        next(ch for ch in data["choices"] if ch.get("at") == at).update(extra)
+    return edit
+
+
+def test_choice_data_given_at_the_wrong_node_is_reported_with_its_location(tmp_path, cli):
+    # main.3 is 'nothing' in the main phase: a card there is used by nothing
+    res, path = variant(tmp_path, "ws/encore", _choice_at("main.3", card="a-aide"))
+    run = simulate(res.game, res.scenario, strict=True)
+    ((at, loc, keys),) = run.unused_choice_data
+    assert at == "main.3" and keys == ("card",) and loc.line > 0
+    assert path.read_text(encoding="utf-8").splitlines()[loc.line - 1].lstrip().startswith("- at: main.3")
+    code, out, err = cli("simulate", path, "--rules", ROOT / "rules/ws/game.yaml")
+    assert code == 0 and f"{path}:{loc.line}:{loc.col}: warning[R507]" in err
+    code, out, err = cli("simulate", path, "--rules", ROOT / "rules/ws/game.yaml", "--strict")
+    assert code == 1 and f"{path}:{loc.line}:{loc.col}: error[R507]" in err
+    # the same card where the decision uses it is read: nothing to report
+    res, _ = variant(tmp_path, "ws/encore", lambda d: None)
+    assert simulate(res.game, res.scenario, strict=True).unused_choice_data == ()

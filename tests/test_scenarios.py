@@ -29,6 +29,7 @@ def test_scenario_runs_strictly_and_its_facts_hold(path):
     assert sc.expect is not None, "a shipped scenario states the facts it expects"
     assert verify(r, sc) == []
     assert r.unused_choices == ()
+    assert r.unused_choice_data == ()  # no card, ability or target given where no decision uses it
     assert r.policy_decisions == 0
 
 

@@ -3,6 +3,7 @@ and plain text are written entry by entry as the run goes)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import tempfile
@@ -114,8 +115,15 @@ def _run_all(args, stage: Path | None) -> int:
         for at, loc in run.unused_choices:
             what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
             diags.append(Diagnostic("R504", f"{what} was never used", loc.file, loc.line, loc.col))
+        unread = [Diagnostic("R507", f"the choice at '{at or 'the next decision'}' gives {', '.join(keys)}, which the "
+                                     "decision it answered did not use", loc.file, loc.line, loc.col,
+                             help="give it at the node whose decision uses it (the node of that card or ability)")
+                  for at, loc, keys in run.unused_choice_data]
+        if args.strict:
+            unread = [dataclasses.replace(d, escalated=True) for d in unread]
+        diags += unread
         _diagnose(diags, args.format, path)
-        if failed:
+        if failed or (args.strict and unread):
             status = 1
         if stage is not None:
             rel = os.path.join(sc.game, os.path.splitext(os.path.basename(path))[0])

@@ -97,10 +97,11 @@ class Diagnostic:
     length: int = 1  # characters to underline
     help: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    escalated: bool = False  # a warning reported as an error (--strict)
 
     @property
     def severity(self) -> str:
-        return CODES[self.code].severity
+        return "error" if self.escalated else CODES[self.code].severity
 
     @property
     def name(self) -> str:

@@ -10,6 +10,23 @@ from .cards import LABEL
 from .state import GameOver, SimulationError
 
 
+DATA = ("take", "card", "cards", "ability", "target")  # what a scripted choice may give
+
+
+class Taken:
+    """A scripted choice as the run takes it: reads through to the choice, noting which of its data
+    the run read (``unused_choice_data``)."""
+
+    __slots__ = ("choice", "read")
+
+    def __init__(self, choice):
+        self.choice, self.read = choice, set()
+
+    def __getattr__(self, name):
+        self.read.add(name)
+        return getattr(self.choice, name)
+
+
 class Flow:
     """Decisions and the node kinds with one (a part of ``Machine``)."""
 
@@ -19,6 +36,7 @@ class Flow:
         self.choices = {at: deque(chs) for at, chs in grouped}
         self.used_choices: set = set()
         self.all_choices = self.sc.choices
+        self.taken: list = []  # the choices taken, each watching which of its data the run reads
 
     def next_choice(self, node_id, decision: bool = False):
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
@@ -30,8 +48,33 @@ class Flow:
             ch = lst.popleft()
             if id(ch) not in self.used_choices:
                 self.used_choices.add(id(ch))
-                return ch
+                taken = Taken(ch)
+                self.taken.append(taken)
+                return taken
         return None
+
+    def unused_choice_data(self) -> tuple:
+        """(node id, location, keys) of each choice taken with data the decision never read: a card,
+        cards, an ability, a target or an answer given at a node that has no use for it."""
+        out = []
+        for t in self.taken:
+            ch = t.choice
+            unread = tuple(k for k in DATA if getattr(ch, k) not in (None, ()) and k not in t.read)
+            if unread:
+                out.append((ch.at, ch.loc, unread))
+        return tuple(out)
+
+    @property
+    def chosen(self):
+        """The card chosen at the last decision (a later action that reads it uses that choice's card)."""
+        by = self._chosen_by
+        if by is not None and self._chosen is not None:
+            by.read.add("card")
+        return self._chosen
+
+    @chosen.setter
+    def chosen(self, card) -> None:
+        self._chosen, self._chosen_by = card, None
 
     def card_for(self, ch):
         """The card a scripted choice names, else the card chosen at the last decision."""
@@ -80,7 +123,8 @@ class Flow:
         ch, by = self.decide(node, actor)
         out = self.out
         if node.choices or node.may:  # a decision: what it chose (a do-only action keeps the earlier choice)
-            self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
+            card = ch.choice.card if ch is not None else None  # kept for a later action: read only if it uses it
+            self._chosen, self._chosen_by = (self.cards.get(card) if card else None), ch
         if node.choices:
             did = act(self) if act is not None else None  # e.g. choose the attacker first
             conds = prog.option_when[ni]

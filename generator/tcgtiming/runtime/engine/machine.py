@@ -285,7 +285,7 @@ class Machine(Flow, Windows, Abilities):
             tuple(self.prog.ids[f] for f in self.frames), self.prog.ids[self.node],
             (at.attacker.id, at.defender.id if at.defender else None, at.side) if at else None,
             self.attacks_this_turn, tuple(c.id for c in self.revealed), self.damage_left,
-            tuple(sorted(self.decisions.items())), self.chosen.id if self.chosen else None,
+            tuple(sorted(self.decisions.items())), self._chosen.id if self._chosen else None,
             tuple(sorted(self.event_counts.items())), tuple(sorted(self.loops.items())), tuple(sorted(self.vars.items())),
             len(self.used_choices), hash(self._rng.getstate()) if self._rng is not None else self.sc.seed,
         )
