@@ -212,3 +212,34 @@ def test_choice_data_given_at_the_wrong_node_is_reported_with_its_location(tmp_p
     # the same card where the decision uses it is read: nothing to report
     res, _ = variant(tmp_path, "ws/encore", lambda d: None)
     assert simulate(res.game, res.scenario, strict=True).unused_choice_data == ()
+
+
+# --- --strict: a forced single option is not a decision -------------------------------------------
+def test_strict_takes_a_forced_single_option_without_a_choice(tmp_path):
+    # without the Aide on her stage, Alice's only character is Phoenix: the attacker need not be scripted
+    def alone(data):
+        data["players"][0]["zones"]["stage"] = ["a-att"]
+        data["expect"] = None
+
+    def forced_attacker(data):
+        alone(data)
+        next(ch for ch in data["choices"] if ch.get("at") == "attack.declaration.3.attack.1").pop("card")
+    res, _ = variant(tmp_path, "ws/encore", alone)
+    scripted = simulate(res.game, res.scenario, strict=True)
+    res, _ = variant(tmp_path, "ws/encore", forced_attacker)
+    forced = simulate(res.game, res.scenario, strict=True)
+    assert [e.event for e in forced.entries] == [e.event for e in scripted.entries]
+    assert forced.policy_decisions == 0
+
+
+def test_strict_passes_for_a_player_with_nothing_to_play(tmp_path):
+    # nobody holds a card to play in the free timing of faction-check-order: its passes are forced
+    res, _ = variant(tmp_path, "aquarian/faction-check-order", lambda d: None)
+    scripted = simulate(res.game, res.scenario, strict=True)
+    res, _ = variant(tmp_path, "aquarian/faction-check-order",
+                     lambda d: d.update(choices=[ch for ch in d["choices"] if ch.get("at") != "faction.free"]))
+    forced = simulate(res.game, res.scenario, strict=True)
+    assert [e.event for e in forced.entries] == [e.event for e in scripted.entries]
+    assert forced.policy_decisions == 0
+    passes = [e for e in forced.entries if e.node == "faction.free" and e.event[:1] == ("pass",)]
+    assert passes and all(e.decided_by is None for e in passes)

@@ -53,7 +53,7 @@ def chosen_from(st, node, cards, count):
         raise SimulationError("R503", f"chosen card(s) {', '.join(wanted)} not available at '{node.id}' "
                               f"(there: {', '.join(c.id for c in cards) or 'none'})", where)
     if not wanted:
-        if st.strict and cards:
+        if st.strict and len(cards) > (count or 1):  # all of them, or the only one: forced
             raise SimulationError("R501", f"unscripted card choice at '{node.id}' ({node.label.en})", node.loc,
                                   help=f"add a choice: {{at: {node.id}, card: <card id>}}")
         picked = cards[:count or 1]
@@ -188,7 +188,7 @@ def act_discard_to_limit(cx, node, a):
             return ("within_limit", len(cards_in), limit)
         ch = st.choice_at(node)
         wanted = list(ch.cards) if ch is not None and ch.cards else ([ch.card] if ch is not None and ch.card else [])
-        if ch is None:
+        if ch is None and excess < len(cards_in):  # discarding the whole hand is forced
             if st.strict:
                 raise SimulationError("R501", f"unscripted discard at '{node.id}'", node.loc,
                                       help=f"add a choice: {{at: {node.id}, cards: [...]}}")

@@ -23,7 +23,7 @@ def act_declare_attack(cx, node, a):
         if ch is not None and card is None:
             raise SimulationError("R503", f"{ch.name} [{ch.id}] cannot attack now (it must be a standing character on the stage)", node.loc)
         if card is None:
-            if st.strict:
+            if st.strict and len(candidates) > 1:  # the only character that can attack: forced
                 raise SimulationError("R501", f"unscripted attacker at '{node.id}'", node.loc, help=f"add card: <id> to the choice at {node.id}")
             card = candidates[0] if candidates else None
         if card is None:

@@ -11,6 +11,7 @@ from .state import GameOver, SimulationError
 
 
 DATA = ("take", "card", "cards", "ability", "target")  # what a scripted choice may give
+UNSCRIPTED = "unscripted"  # a player action with options and no choice: a decision once its options are known
 
 
 class Taken:
@@ -99,11 +100,17 @@ class Flow:
         self.player_choice_node, self.player_choice = node.id, ch
         if ch is not None:
             return ch, "scenario"
+        if node.choices:  # options: a decision only if more than one is available (``unscripted``)
+            return None, UNSCRIPTED
+        return None, self.unscripted(node, actor)
+
+    def unscripted(self, node, actor) -> str:
+        """A decision no choice answers: an error with --strict, else the policy's (counted)."""
         if self.strict:
             raise SimulationError("R501", f"unscripted decision at '{node.id}' ({node.label.en}) for {self.who(actor)}",
                                   node.loc, help=f"add a choice: {{at: {node.id}, take: ...}}")
         self.policy_decisions += 1
-        return None, f"policy:{self.policy}"
+        return f"policy:{self.policy}"
 
     def policy_pick(self, available):
         if self.policy == "first":
@@ -137,6 +144,8 @@ class Flow:
                     raise SimulationError("R503", f"option '{ch.take}' of '{node.id}' is not available now "
                                           f"(available: {', '.join(node.choices[k].id for k in available)})", ch.loc)
             else:
+                if by is UNSCRIPTED:  # a single available option is forced: no decision, no policy
+                    by = self.unscripted(node, actor) if len(available) > 1 else None
                 k = self.policy_pick(available)
             pick = node.choices[k].id
             self.decisions[node.id] = pick

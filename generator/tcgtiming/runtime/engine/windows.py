@@ -80,11 +80,14 @@ class Windows:
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
+        playable = self.playable(pid, w)
+        if not playable:
+            return None, None  # nothing to play: passing is forced, not a decision
         if self.strict:
             raise SimulationError("R501", f"unscripted priority decision at '{node.id}' for {self.who(pid)}", node.loc,
                                   help=f"add a choice: {{at: {node.id}, take: pass}}")
         self.policy_decisions += 1
-        options = self.playable(pid, w) if self.policy in ("first", "random") else []
+        options = playable if self.policy in ("first", "random") else []
         if not options:
             return None, f"policy:{self.policy}"
         return (options[0] if self.policy == "first" else self.rng.choice(options)), f"policy:{self.policy}"
