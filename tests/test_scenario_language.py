@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from tcgtiming.frontend.loader import load
 from tcgtiming.frontend.pipeline import compile_file
 from tcgtiming.runtime.engine import simulate
 
@@ -243,3 +244,48 @@ def test_strict_passes_for_a_player_with_nothing_to_play(tmp_path):
     assert forced.policy_decisions == 0
     passes = [e for e in forced.entries if e.node == "faction.free" and e.event[:1] == ("pass",)]
     assert passes and all(e.decided_by is None for e in passes)
+
+
+# --- the JSON Schemas: generated from the registries the checks read -------------------------------
+def _schema(kind):
+    import json
+    return json.loads((ROOT / "schema" / f"tcgtiming-{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+def test_the_schemas_accept_every_shipped_file():
+    from jsonschema_lite import errors
+    scenario, rules = _schema("scenario"), _schema("rules")
+    files = sorted((ROOT / "rules").glob("*/scenarios/*.yaml")) + sorted((ROOT / "tests/fixtures/mini/scenarios").glob("*.yaml"))
+    assert len(files) >= 25
+    for path in files:
+        assert errors(load(str(path)).data, scenario) == [], path
+    for path in sorted((ROOT / "rules").glob("*/game.yaml")) + [ROOT / "tests/fixtures/mini/game.yaml"]:
+        assert errors(load(str(path)).data, rules) == [], path
+
+
+def test_the_scenario_schema_refuses_what_the_checks_refuse(tmp_path):
+    from jsonschema_lite import errors
+    schema = _schema("scenario")
+    base = load(str(ROOT / "rules/ws/scenarios/encore.yaml")).data
+
+    def with_effect(effect):
+        data = yaml.safe_load(yaml.safe_dump(base))
+        card(data, "a-att")["abilities"][0]["effect"] = [effect]
+        return data
+    # card effects, not rule actions: negate, pending and damage are offered, rule actions are not
+    for good in ("negate", "pending", {"pending": None}, {"damage": {"target": "defender", "amount": 2, "to": "waiting_room"}},
+                 {"draw": {"who": "controller", "count": 0}}):
+        assert errors(with_effect(good), schema) == [], good
+    for bad in ("resolve_pending", {"rule_processing": None}, {"draw": {"who": "controller", "count": -5}},
+                {"draw": {"who": "controller"}}, {"draw": {"who": "me", "count": 1}}, {"move": {"who": "controller", "from": "hand",
+                                                                                              "to": "stock", "cnt": 1}},
+                "draw", {"negate": {"what": 1}}):
+        assert errors(with_effect(bad), schema), bad
+        # and the front end refuses each as well
+        path = tmp_path / "bad.yaml"
+        path.write_text(yaml.safe_dump(with_effect(bad), allow_unicode=True), encoding="utf-8")
+        assert compile_file(path, rules=str(ROOT / "rules/ws/game.yaml")).scenario is None, bad
+    for key, value in ((("scenario", "turns"), 0), (("scenario", "max_steps"), -1)):
+        data = yaml.safe_load(yaml.safe_dump(base))
+        data[key[0]][key[1]] = value
+        assert errors(data, schema), key

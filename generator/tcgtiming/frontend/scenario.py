@@ -17,15 +17,15 @@ from ..core.diagnostics import Diagnostic, did_you_mean, one_of
 from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
 from . import cardwords
 from .resolve import Registry, Resolver
-from .schema import ACTION_SCHEMA, Condition, Id, Model, Ref, Text, json_schema_of
+from .schema import Condition, Id, Model, Ref, Text, json_schema_of, term_schema
 from .shape import map_errors
 from .terms import Term, lower_action, lower_condition, parse_effect
 from .values import cites_of, text
 
 MOVING_EVENTS = ("entered", "left_stage")  # the built-in events of a card going to a zone (its 'to')
-# An effect of a card ability (``core.vocab.EFFECTS``); the JSON Schema has always described
-# effects with the action vocabulary.
-Effect = Annotated[Term, PlainValidator(parse_effect), WithJsonSchema(ACTION_SCHEMA)]
+# An effect of a card ability (``core.vocab.EFFECTS``): its JSON Schema is generated from the same
+# registry as the checks read, with literal arguments.
+Effect = Annotated[Term, PlainValidator(parse_effect), WithJsonSchema(term_schema("Effect"))]
 
 
 class AbilitySpec(Model):
