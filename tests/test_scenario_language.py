@@ -289,3 +289,58 @@ def test_the_scenario_schema_refuses_what_the_checks_refuse(tmp_path):
         data = yaml.safe_load(yaml.safe_dump(base))
         data[key[0]][key[1]] = value
         assert errors(data, schema), key
+
+
+# --- refusals in the game's words, pointing at the scenario ----------------------------------------
+def test_a_refused_attack_speaks_the_games_words_and_points_at_the_choice(tmp_path):
+    from tcgtiming.runtime.engine.state import SimulationError
+
+    def edit(data):
+        data["cards"].append({"id": "a-new", "name": "Rookie", "type": "character", "stats": {"ap": 1, "dp": 1}})
+        data["players"][0]["zones"]["hand"] = ["a-new"]
+        next(ch for ch in data["choices"] if ch.get("at") == "battle.attack.declare.1")["card"] = "a-new"
+    res, path = variant(tmp_path, "versus/battle-blocker-discarded", edit)
+    assert res.scenario is not None, codes(res)
+    try:
+        simulate(res.game, res.scenario, strict=True)
+        raise AssertionError("the attack by a card in the hand was carried out")
+    except SimulationError as exc:
+        assert exc.code == "R503"
+        assert "stage" not in exc.message and "standing" not in exc.message, exc.message
+        hand = res.game.zones["hand"].name.en
+        assert f"in {hand}" in exc.message and "a-att" in exc.message  # where it is, and who could attack
+        assert exc.loc.file == str(path)
+        line = path.read_text(encoding="utf-8").splitlines()[exc.loc.line - 1]
+        assert "battle.attack.declare.1" in line
+
+
+def test_an_option_that_is_not_available_says_what_it_needs(tmp_path):
+    from tcgtiming.runtime.engine.state import SimulationError
+    # the attack side declares no attack: 'declare' needs a character that can attack
+    res, _ = variant(tmp_path, "versus/battle-blocker-discarded", lambda d: d["players"][0]["zones"].pop("field"))
+    try:
+        simulate(res.game, res.scenario, strict=True)
+        raise AssertionError("an unavailable option was taken")
+    except SimulationError as exc:
+        assert exc.code == "R503" and "declare" in exc.message
+        node = res.game.nodes["battle.attack"]
+        when = next(c.when for c in node.choices if c.id == "declare")
+        from tcgtiming.core.text import cond_text
+        assert exc.help and cond_text(when) in exc.help
+
+
+def test_a_magic_card_without_a_state_cannot_pay_and_the_error_says_why(tmp_path):
+    from tcgtiming.runtime.engine.state import SimulationError
+
+    def edit(data):
+        data["cards"].append({"id": "b-m9", "name": "Mana", "type": "magic"})  # no state: it starts in none
+        data["players"][1]["zones"]["magic"] = ["b-m9"] + data["players"][1]["zones"]["magic"]
+        next(ch for ch in data["choices"] if ch.get("at") == "place_character.pay")["card"] = "b-m9"
+    res, path = variant(tmp_path, "versus/end-hand-limit-and-swap", edit)
+    try:
+        simulate(res.game, res.scenario, strict=True)
+        raise AssertionError("paid with a card in no state")
+    except SimulationError as exc:
+        assert exc.code == "R503" and "b-m9" in exc.message
+        assert "b-m9: no state" in exc.help and "state:" in exc.help
+        assert "place_character.pay" in path.read_text(encoding="utf-8").splitlines()[exc.loc.line - 1]

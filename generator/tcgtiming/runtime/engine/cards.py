@@ -256,6 +256,14 @@ def act_end_effects(cx, node, a):
     return run
 
 
+def _unusable(st, pid, z, frm) -> str:
+    """Why the cards of a zone cannot pay: the state a paying card needs, and each card's state."""
+    need = f"'{frm}'" if frm is not None else "'face_up' or none"
+    states = ", ".join(f"{c.id}: {c.state or 'no state'}" for c in st.zones[pid][z]) or "no card"
+    return (f"a card pays from {z} in state {need} ({states}); a scenario card starts in the state its "
+            "'state:' gives, else in none")
+
+
 @CARD_ACTIONS
 def act_pay_cost(cx, node, a):
     i, stat, frm, z, to = cx.seat(a["player"]), a["stat"], a.get("from"), a["zone"], a["to"]
@@ -272,13 +280,14 @@ def act_pay_cost(cx, node, a):
             picked = [c for c in usable if c.id in wanted]
             if len(picked) != len(wanted):
                 raise SimulationError("R503", f"{', '.join(wanted)}: not all usable in {z} "
-                                      f"(usable: {', '.join(c.id for c in usable) or 'none'})", ch.loc)
+                                      f"(usable: {', '.join(c.id for c in usable) or 'none'})", ch.loc,
+                                      help=_unusable(st, pid, z, frm))
         else:
             picked = usable[:n]
         if len(picked) != n:
-            where = ch.loc if ch is not None and wanted else node.loc
+            where = ch.loc if ch is not None and wanted else st.asked_at(None, node)
             raise SimulationError("R503", f"{st.chosen.name} [{st.chosen.id}] costs {n} ({stat}); "
-                                  f"{len(picked)} chosen/usable in {z}", where)
+                                  f"{len(picked)} chosen/usable in {z}", where, help=_unusable(st, pid, z, frm))
         for c in picked:
             st.set_state(c, to)
         return ("pay", n, st.chosen.id, ids(picked), to)

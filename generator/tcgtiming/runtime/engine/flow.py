@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ...core.text import cond_text
 from .cards import LABEL
 from .state import GameOver, SimulationError
 
@@ -77,6 +78,19 @@ class Flow:
     def chosen(self, card) -> None:
         self._chosen, self._chosen_by = card, None
 
+    def asked_at(self, ch, node):
+        """Where a refusal points: the scripted choice that asked for what is refused (``ch``, else the
+        one that chose the card at hand), else the node."""
+        if ch is not None:
+            return ch.loc
+        by = self._chosen_by
+        return by.choice.loc if by is not None and self._chosen is not None else node.loc
+
+    def where(self, card) -> str:
+        """Where a card is and its state, in the game's words (its zone's name)."""
+        zone = self.prog.game.zones.get(card.zone) if card.zone else None
+        return f"in {zone.name.en if zone is not None else 'no zone'}, {card.state or 'no state'}"
+
     def card_for(self, ch):
         """The card a scripted choice names, else the card chosen at the last decision."""
         return self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
@@ -112,6 +126,13 @@ class Flow:
         self.policy_decisions += 1
         return f"policy:{self.policy}"
 
+    def why_not(self, node, option_id) -> str | None:
+        """Why an option is not available: the condition it needs, which does not hold now."""
+        opt = next((c for c in node.choices if c.id == option_id), None)
+        if opt is None or opt.when is None:
+            return None
+        return f"'{option_id}' needs {cond_text(opt.when)}, which does not hold now"
+
     def policy_pick(self, available):
         if self.policy == "first":
             return available[0]
@@ -142,7 +163,8 @@ class Flow:
                 k = next((k for k in available if node.choices[k].id == ch.take), None)
                 if k is None:
                     raise SimulationError("R503", f"option '{ch.take}' of '{node.id}' is not available now "
-                                          f"(available: {', '.join(node.choices[k].id for k in available)})", ch.loc)
+                                          f"(available: {', '.join(node.choices[k].id for k in available)})", ch.loc,
+                                          help=self.why_not(node, ch.take))
             else:
                 if by is UNSCRIPTED:  # a single available option is forced: no decision, no policy
                     by = self.unscripted(node, actor) if len(available) > 1 else None
