@@ -344,3 +344,30 @@ def test_a_magic_card_without_a_state_cannot_pay_and_the_error_says_why(tmp_path
         assert exc.code == "R503" and "b-m9" in exc.message
         assert "b-m9: no state" in exc.help and "state:" in exc.help
         assert "place_character.pay" in path.read_text(encoding="utf-8").splitlines()[exc.loc.line - 1]
+
+
+# --- stage slots: a position is a slot, null an empty one ------------------------------------------
+def test_an_empty_stage_slot_and_the_character_in_front(tmp_path):
+    def edit(data):
+        data["players"][1]["zones"]["stage"] = [None, "b-def"]  # Bob's Wall in the second slot
+        data["expect"] = None
+        keep = []
+        for ch in data["choices"]:
+            if ch.get("at") == "attack.declaration.3.attack.1":
+                ch["card"] = "a-aide"  # Alice's second slot: the Wall is in front of it
+            if ch.get("at") in ("attack.encore.3.reversed.1",):
+                ch["card"] = "a-aide"
+            if ch.get("at") not in ("check_timing.2.pending.1", "attack.encore.4.reversed.1"):
+                keep.append(ch)
+        data["choices"] = keep
+    res, _ = variant(tmp_path, "ws/encore", edit)
+    assert res.scenario is not None, codes(res)
+    run = simulate(res.game, res.scenario)
+    zones = {pid: dict(zs) for pid, zs in run.zones}
+    assert "a-aide" in zones["p1"]["waiting_room"]  # 1000 against the Wall's 3000: reversed, then gone
+    assert zones["p2"]["stage"] == ("b-def",)
+    battle = next(e for e in run.entries if e.node == "attack.battle.4")
+    assert battle.event[0] == "battle_power" and battle.event[1:3] == (1000, 3000)
+    # null is a stage slot only
+    res, _ = variant(tmp_path, "ws/encore", lambda d: d["players"][1]["zones"].update(deck=[None, "b-d1", "b-d2", "b-d3"]))
+    assert res.scenario is None and located(res, "S204")

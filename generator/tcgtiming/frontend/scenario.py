@@ -63,7 +63,9 @@ class CardSpec(Model):
 class PlayerSpec(Model):
     id: Id
     name: str
-    zones: dict[str, list[Id]] = Field(default_factory=dict)
+    zones: dict[str, list[Id | None]] = Field(
+        default_factory=dict, description="zone -> card ids in order (top first); on the stage, an id's position is its "
+        "slot, and null leaves a slot empty")
 
 
 class ChoiceSpec(Model):
@@ -174,6 +176,11 @@ class ScenarioChecks:
                               help=did_you_mean(zone, game.zones) or one_of(game.zones))
                 for j, cid in enumerate(ids):
                     path = ("players", i, "zones", zone, j)
+                    if cid is None:
+                        if game.zones.get(zone) is None or game.zones[zone].get("role") != "stage":
+                            self.fail("S204", "an empty place (null) is allowed only among the slots of the stage", path,
+                                      help="leave the card out, or put the card's id here")
+                        continue
                     if cid not in cards:
                         self.fail("C302", f"unknown card '{cid}'", path, help=did_you_mean(cid, cards))
                     elif cid in placed:
