@@ -49,7 +49,7 @@ def chosen_from(st, node, cards, count):
         wanted = [st.chosen.id]
     picked = [c for c in cards if c.id in wanted]
     if wanted and len(picked) < len(wanted):
-        where = ch.loc if ch is not None else node.loc
+        where = st.asked_at(ch, node)
         raise SimulationError("R503", f"chosen card(s) {', '.join(wanted)} not available at '{node.id}' "
                               f"(there: {', '.join(c.id for c in cards) or 'none'})", where)
     if not wanted:
@@ -232,7 +232,7 @@ def act_play(cx, node, a):
             return ("plays_nothing",)
         ability = ability_of(card, kind, ch.ability if ch else None)
         if ability is None:
-            raise SimulationError("R503", f"{card.name} [{card.id}] has no '{kind}' ability to play", (ch.loc if ch else node.loc))
+            raise SimulationError("R503", f"{card.name} [{card.id}] has no '{kind}' ability to play", st.asked_at(ch, node))
         target = st.cards.get(ch.target) if ch is not None and ch.target else None
         return ("play", card.id, ability.id, st.resolve_effects(ability, card, pid, None, target))
     return run

@@ -66,7 +66,7 @@ def act_declare_block(cx, node, a):
         if card is None:
             return ("no_block",)
         if card.owner != pid:
-            raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", node.loc)
+            raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", st.asked_at(None, node))
         if card not in attackers(st, pid) or card.state not in (None, "stand", "active"):
             raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it is {st.where(card)}; the "
                                   f"cards that can are {', '.join(c.id for c in attackers(st, pid) if c.state in (None, 'stand', 'active')) or 'none'}",
