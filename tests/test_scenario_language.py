@@ -371,3 +371,18 @@ def test_an_empty_stage_slot_and_the_character_in_front(tmp_path):
     # null is a stage slot only
     res, _ = variant(tmp_path, "ws/encore", lambda d: d["players"][1]["zones"].update(deck=[None, "b-d1", "b-d2", "b-d3"]))
     assert res.scenario is None and located(res, "S204")
+
+
+def test_a_rule_naming_an_undeclared_card_word_is_refused(tmp_path):
+    # the rules' own card words (keywords, card types) are the same lists' items
+    for game, old, new, meant in (("versus", "keyword: hoju, zone: field}}", "keyword: hojuu, zone: field}}", "hoju"),
+                                  ("ws", "revealed_is: {type: climax}", "revealed_is: {type: climaks}", "climax"),
+                                  ("aquarian", "active_has: {trait: aggressive", "active_has: {trait: agressive", "aggressive")):
+        text = (ROOT / "rules" / game / "game.yaml").read_text(encoding="utf-8")
+        assert old in text
+        path = tmp_path / f"{game}.yaml"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        res = compile_file(path)
+        assert res.game is None
+        (d,) = located(res, "C302")
+        assert meant in (d.help or ""), d

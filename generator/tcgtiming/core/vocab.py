@@ -29,6 +29,8 @@ Argument types
 ``event``     an event id of the game
 ``node``      a node id (absolute, or relative like a goto target)
 ``name``      a free identifier (an option id, a state name)
+``trait``     a trait or keyword: an item of the game's list ``traits``
+``card_type`` a card type: an item of the game's list ``card_types``
 ``list``      a list id of the game
 ``text``      free text
 ``bool``      true / false
@@ -111,9 +113,9 @@ PREDICATES: dict[str, Entry] = _entries(
     Entry("chose", "The latest decision made at a player-action node took the given option.",
           (_p("node:node"), _p("option:name"))),
     Entry("revealed_is", "The card just revealed (trigger, damage, damage judgment) has the given card type.",
-          (_p("type:name"),)),
+          (_p("type:card_type"),)),
     Entry("active_has", "The active character (top card) of the current party has the given trait or skill.",
-          (_p("trait:name"), _p("party?:name", "a list item id, or the foreach variable"))),
+          (_p("trait:trait"), _p("party?:name", "a list item id, or the foreach variable"))),
     Entry("lost", "A loss condition of the game holds for the player.", (_p("player:player"),)),
     Entry("stack_empty", "No played card or ability waits on the stack / in the resolution area."),
     # --- additions: ws ---
@@ -121,7 +123,7 @@ PREDICATES: dict[str, Entry] = _entries(
           "(cards still to reveal or take one at a time); a call that deals damage sets them.", compare=True),
     # --- additions: versus ---
     Entry("has_keyword", "The player has a card with the given keyword skill (in the zone, if one is given).",
-          (_p("player:player"), _p("keyword:name"), _p("zone?:zone"))),
+          (_p("player:player"), _p("keyword:trait"), _p("zone?:zone"))),
     Entry("stat_at_least", "A value of one battling character is at least a value of the other (e.g. the attacker's AP reaches the blocker's DP).",
           (_p("who:enum:attacker|defender"), _p("stat:enum:power|ap|dp|attack|defense"),
            _p("than:enum:attacker|defender"), _p("than_stat:enum:power|ap|dp|attack|defense"))),
@@ -179,7 +181,7 @@ ACTIONS: dict[str, Entry] = _entries(
     # --- additions: ws ---
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
-          (_p("player:role"), _p("keyword:name"), _p("zone?:zone"))),
+          (_p("player:role"), _p("keyword:trait"), _p("zone?:zone"))),
     # --- additions: gundam ---
     Entry("resolve_triggered", "Abilities waiting for the event trigger and resolve at once, one after another; no one may play or cut in (a closed timing).",
           (_p("event:event"),)),
