@@ -35,7 +35,10 @@ _AUDIT = """() => {
     }
   }
   for (const s of document.querySelectorAll('script')) {
-    if (s.textContent.includes('alert(')) bad.push('script: ' + s.textContent.slice(0, 60));
+    if (s.type === 'application/json') {  // data (the trace player's): it must parse, and hold no raw '<'
+      try { JSON.parse(s.textContent); } catch (e) { bad.push('data that does not parse: ' + s.textContent.slice(0, 60)); }
+      if (s.textContent.includes('<')) bad.push('data with a raw <: ' + s.textContent.slice(0, 60));
+    } else if (s.textContent.includes('alert(')) bad.push('script: ' + s.textContent.slice(0, 60));
   }
   for (const f of document.querySelectorAll('iframe')) bad.push('iframe');
   return bad;

@@ -135,6 +135,8 @@ def test_the_installed_command_builds_the_site_outside_the_repository(installed)
       "--lang", "en", "--out", "charts"], ""),
     (["render", "rules/gundam/game.yaml", "--format", "table"], "×"),
     (["simulate", "rules/ws/scenarios/front-attack-counter.yaml", "--lang", "ja", "--strict"], "アタック"),
+    (["explore", "rules/ws/scenarios/both-players-pending.yaml", "--open", "check_timing.3.pending.1",
+      "--format", "json"], '"complete": true'),
     (["schema", "--kind", "scenario"], '"$schema"'),
     (["codes"], "C315"),
     (["reference", "--check"], "current"),

@@ -91,6 +91,23 @@ def parser() -> argparse.ArgumentParser:
                    help="a folder of templates replacing the packaged ones by name (base.html, landing.html, 404.html)")
     s.set_defaults(command_module="site")
 
+    sv = sub.add_parser(
+        "serve", help="build the site, serve it on 127.0.0.1 and rebuild it when a rule or scenario file changes",
+        description="The authoring loop: build the site into OUT (as 'site' does), serve OUT/site on 127.0.0.1, "
+        "and rebuild whenever a file under the rules folder (or the templates folder) changes. The pages "
+        "reload themselves after a rebuild; when a rebuild fails, they keep the last good site and show the "
+        "located errors in a panel. Only the charts whose drawing changed are drawn again (the chart cache). "
+        "Ctrl-C stops. Exit 2 on usage errors (a missing folder, a port in use).")
+    sv.add_argument("--rules", metavar="DIR", default="rules", help="the rules folder (default: rules)")
+    sv.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")
+    sv.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000; 0: any free port)")
+    sv.add_argument("--templates", metavar="DIR", help="a folder of templates replacing the packaged ones")
+    sv.add_argument("--no-cache", action="store_true", help="do not read or write the chart render cache")
+    sv.add_argument("--jobs", type=int, metavar="N", help="parallel graphviz runs (default: the number of cores)")
+    sv.add_argument("--interval", type=float, default=0.5, metavar="SECONDS", help="how often files are checked "
+                    "for changes (default 0.5)")
+    sv.set_defaults(command_module="serve")
+
     # --- simulate command (the engine) ---
     sm = sub.add_parser("simulate", help="run a turn from a scenario and print the narrated trace",
                         description="Run the turn(s) a scenario describes on the compiled rules of its game and print "
@@ -113,6 +130,24 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--out", metavar="FILE", help="write the trace to FILE (atomically) instead of standard output")
     out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
     sm.set_defaults(command_module="simulate")
+
+    ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
+                        description="Run every legal combination of the decisions a scenario leaves open (each player's "
+                        "order of their pending abilities, passes and plays in priority windows, options and optional "
+                        "actions, paying costs), merging runs that reach the same game state, and report the distinct "
+                        "outcomes: how many combinations reach each, one of them as scenario choices, and the cards that "
+                        "end differently. Exit 0 when every combination was run, 1 when the scenario or the rules are "
+                        "invalid, 3 when --limit stopped the exploration first (the outcomes shown are then incomplete).")
+    ex.add_argument("scenario", metavar="SCENARIO", help="a scenario file")
+    ex.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: as for simulate")
+    ex.add_argument("--at", metavar="NODE", help="explore from the first decision at this node id (the decisions "
+                    "before it follow the scenario's choices and policy)")
+    ex.add_argument("--open", action="append", default=[], metavar="NODE", help="leave the decisions at this node "
+                    "open even where the scenario scripts them (repeatable): 'what if they had been taken otherwise?'")
+    ex.add_argument("--limit", type=int, default=100_000, metavar="N", help="at most N engine runs (default 100000)")
+    ex.add_argument("--format", choices=("text", "json"), default="text")
+    ex.add_argument("--lang", choices=LANGS, default="en", help="language of the text (default en)")
+    ex.set_defaults(command_module="explore")
 
     k = sub.add_parser("codes", help="list every diagnostic code",
                        description="List every diagnostic code with its severity and meaning.")

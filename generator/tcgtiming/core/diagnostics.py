@@ -82,6 +82,7 @@ _TABLE = [
     Code("R507", "unused-choice-data", "warning", "Data of a scripted choice that the decision it answered did not use (a card, cards, an ability, a target or an answer given at the wrong node); an error with --strict."),
     # --- usage --------------------------------------------------------------------------
     Code("U401", "no-input", "error", "A path given on the command line does not exist or holds no YAML file."),
+    Code("U402", "unknown-node", "error", "A node id given on the command line is not a node of the game (did-you-mean given)."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -127,6 +127,15 @@ def check_links(out: Path, skip: tuple[str, ...] = ("404.html",)) -> list[str]:
             parsed[f] = _read(f)
         return parsed[f]
 
+    root = out.resolve()
+    inside: dict[Path, bool] = {}  # a link's target: a file of the site (each target checked once)
+
+    def found(target: Path) -> bool:
+        ok = inside.get(target)
+        if ok is None:
+            ok = inside[target] = target.is_file() and root in target.resolve().parents
+        return ok
+
     problems = []
     for f in sorted([*out.rglob("*.html"), *out.rglob("*.svg")]):
         if f.relative_to(out).as_posix() in skip:
@@ -139,7 +148,7 @@ def check_links(out: Path, skip: tuple[str, ...] = ("404.html",)) -> list[str]:
                 problems.append(f"{f.relative_to(out).as_posix()}: {link} (not a relative link)")
                 continue
             target = f if not parts.path else Path(posixpath.normpath(f.parent / unquote(parts.path)))
-            if not target.is_file() or out.resolve() not in target.resolve().parents:
+            if not found(target):
                 problems.append(f"{f.relative_to(out).as_posix()}: {link}")
                 continue
             anchor = unquote(parts.fragment)

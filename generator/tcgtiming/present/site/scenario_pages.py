@@ -10,6 +10,7 @@ from ...core.model import Game, Text
 from .inputs import ScenarioRun
 from .markup import a, cite, code, h, join, link_node, tx, w
 from .pages import Page, Pages, crumbs, heading, table
+from .player import player
 
 
 def trace_table(game: Game, sr: ScenarioRun, page: str, lang: str, brief: bool) -> Markup:
@@ -73,7 +74,9 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
     out.append(heading(2, w("setup", lang)))
     out.append(h("ul", *(h("li", *f) for f in facts)))
     out.append(heading(2, w("trace_chart", lang)))
-    out.append(p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}")))
+    out.append(h("p", w("player_note", lang), class_="tcg-cnote"))
+    chart = p.chart(page, f"overlays/{game.id}/{sr.stem}", Text(f"{sc.title.ja}のトレース", f"the trace of {sc.title.en}"))
+    out.append(player(game, sr, lang, page, chart))
     out.append(heading(2, w("trace_brief", lang)))
     out.append(h("p", w("trace_brief_note", lang), class_="tcg-cnote"))
     out.append(h("div", trace_table(game, sr, page, lang, True), class_="tcg-trace", data_pagefind_ignore="all"))
@@ -84,7 +87,7 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
                  class_="tcg-full-trace", data_pagefind_ignore="all"))
     out.append(h("details", h("summary", w("scenario_file", lang), ": ", code(sr.shown)),
                  h("pre", h("code", sr.text)), class_="tcg-source", data_pagefind_ignore="all"))
-    return Page(page, f"{title} — {tx(game.name, lang)}", join("\n", out), game.id)
+    return Page(page, f"{title} — {tx(game.name, lang)}", join("\n", out), game.id, scripts=("assets/player.js",))
 
 
 def scenarios_index(game: Game, runs: list[ScenarioRun], lang: str) -> Page:

@@ -48,8 +48,8 @@ from .result import Checker, Entries, Entry, Run, verify
 from .state import GameOver, OutOfSteps, SimulationError
 
 
-def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None) -> Run:
-    st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring)
+def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None, explorer=None) -> Run:
+    st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring, explorer=explorer)
     turn = prog.turn(emit is not None)
     for t in range(scenario.turns):
         st.turn_index = t
@@ -64,15 +64,18 @@ def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, kee
 
 
 def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: str | None = None,
-             trace: bool = True, sink=None, program: Program | None = None) -> Run:
+             trace: bool = True, sink=None, program: Program | None = None, explorer=None) -> Run:
     """Run the scenario's turns. ``trace=False``: record nothing (the fast path; ``Run.entries`` is
     empty). ``sink``: a function given each record as it is made (streaming; nothing is kept), e.g.
-    ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries."""
+    ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries.
+    ``explorer``: answers the unscripted decisions (``runtime.explore``; with no trace only)."""
     prog = program or program_for(game)
     collecting = gc.isenabled()
     if collecting:  # a run makes no reference cycles: the cyclic collector would only walk the trace over and over
         gc.disable()
     try:
+        if explorer is not None:
+            return _run(prog, scenario, False, policy, None, explorer=explorer)
         return _simulate(prog, scenario, strict, policy, trace, sink)
     finally:
         if collecting:

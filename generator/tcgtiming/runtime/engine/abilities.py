@@ -199,6 +199,9 @@ def act_resolve_pending(cx, node, a):
                 labels = ", ".join(f"{p.card.name}: {p.ability.label or p.ability.id}" for p in q.items())
                 raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
                                       f"for {st.who(pid)} (pending: {labels})", ch.loc)
+        elif q.n > 1 and st.explorer is not None and \
+                (j := st.explorer.pick(st, node.id, tuple(("ability", p.card.id, p.ability.id) for p in q.items()))) is not None:
+            idx = j
         elif q.n > 1 and st.strict:
             raise SimulationError("R501", f"unscripted order at '{node.id}': {st.who(pid)} has "
                                   f"{len(q)} pending abilities", node.loc,
@@ -215,7 +218,8 @@ def act_resolve_pending(cx, node, a):
                                           f"{p.card.name}: {p.ability.label}?", node.loc,
                                           help=f"add take: yes or take: no to the choice at {node.id}")
                 st.policy_decisions += 1
-                pay = st.policy != "pass"
+                j = None if st.explorer is None else st.explorer.pick(st, node.id, (("pay", "yes"), ("pay", "no")))
+                pay = st.policy != "pass" if j is None else j == 0
             if not pay:
                 return ("not_paid", pid, p.card.id, p.ability.id)
             effect = st.prog.effect

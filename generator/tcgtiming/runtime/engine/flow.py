@@ -168,14 +168,18 @@ class Flow:
             else:
                 if by is UNSCRIPTED:  # a single available option is forced: no decision, no policy
                     by = self.unscripted(node, actor) if len(available) > 1 else None
-                k = self.policy_pick(available)
+                j = None if self.explorer is None or by is None else \
+                    self.explorer.pick(self, node.id, tuple(("take", node.choices[k].id) for k in available))
+                k = self.policy_pick(available) if j is None else available[j]
             pick = node.choices[k].id
             self.decisions[node.id] = pick
             if out is not None:
                 out((ni, ("choose", pick, did), actor, by))
             return k
         if node.may:
-            yes = (ch.take != "no") if ch is not None else self.policy != "pass"
+            j = None if ch is not None or self.explorer is None else \
+                self.explorer.pick(self, node.id, (("take", "yes"), ("take", "no")))
+            yes = (ch.take != "no") if ch is not None else self.policy != "pass" if j is None else j == 0
             self.decisions[node.id] = "yes" if yes else "no"
             if yes:
                 did = act(self) if act is not None else LABEL

@@ -23,7 +23,7 @@ class Machine(Flow, Windows, Abilities):
     """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
 
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
-                 ring=None):
+                 ring=None, explorer=None):
         self.prog, self.sc, self.strict = prog, scenario, strict
         self.policy = policy or scenario.policy
         self._rng = None
@@ -77,6 +77,7 @@ class Machine(Flow, Windows, Abilities):
         self.out = out  # the record stream (None: no trace)
         self.queues = [self.pending[p] for p in self.players]
         self.ring = ring  # the recent records, when a run is repeated to name the cycle it is caught in
+        self.explorer = explorer  # answers the unscripted decisions in an exploration (``runtime.explore``)
 
     @property
     def rng(self) -> random.Random:

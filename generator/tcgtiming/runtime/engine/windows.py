@@ -87,6 +87,11 @@ class Windows:
             raise SimulationError("R501", f"unscripted priority decision at '{node.id}' for {self.who(pid)}", node.loc,
                                   help=f"add a choice: {{at: {node.id}, take: pass}}")
         self.policy_decisions += 1
+        if self.explorer is not None:
+            j = self.explorer.pick(self, node.id, (("take", "pass"),) + tuple(
+                ("play", c.id, ab.id, t.id if t is not None else None) for c, ab, t in playable))
+            if j is not None:
+                return (playable[j - 1] if j else None), "explore"
         options = playable if self.policy in ("first", "random") else []
         if not options:
             return None, f"policy:{self.policy}"

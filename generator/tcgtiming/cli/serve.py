@@ -1,0 +1,198 @@
+"""tcgtiming serve: the authoring loop. Builds the site (as ``tcgtiming site``) into OUT, serves
+OUT/site on 127.0.0.1, and rebuilds whenever a file under the rules folder (or the templates
+folder) changes; the pages it serves reload themselves after a rebuild, and show the located
+errors of a failed one over the last good pages.
+
+A rebuild is the one-pass build with the chart cache: only the charts whose drawing changed are
+drawn again (graphviz is most of a full build's time); the models, pages and search index are
+made again from the compiled rules. The pages on disk are the ones ``tcgtiming site`` writes: the
+reload script is added to HTML pages as they are served, never written.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import re
+import json
+import os
+import sys
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from ..core.diagnostics import Diagnostic
+from .common import os_error_text, print_usage_problems
+
+STATUS = "/__tcgtiming/status"
+
+# Added before </body> of each HTML page served: polls the status, reloads after a new build, and
+# shows the errors of a failed build in a panel (as text: textContent, never markup).
+RELOAD = """<script>(function(){var seen=null,box=null;function show(t){if(!t){if(box){box.remove();box=null}return}
+if(!box){box=document.createElement('pre');box.id='tcgtiming-build-error';box.setAttribute('role','alert');
+box.style.cssText='position:fixed;left:0;right:0;bottom:0;max-height:50vh;overflow:auto;margin:0;padding:1em;'+
+'background:#fff0f0;color:#600;border-top:3px solid #c00;font:13px/1.4 monospace;white-space:pre-wrap;z-index:99999';
+document.body.appendChild(box)}box.textContent=t}
+function poll(){fetch('%s',{cache:'no-store'}).then(function(r){return r.json()}).then(function(s){
+if(seen!==null&&s.version!==seen&&!s.error){location.reload();return}seen=s.version;show(s.error)})
+.catch(function(){}).finally(function(){setTimeout(poll,700)})}poll()})();</script>""" % STATUS
+
+
+class State:
+    """What the server knows: the build number (each good build), the last build's error text."""
+
+    def __init__(self):
+        self.version = 0
+        self.error: str | None = None
+        self.building = False
+        self.lock = threading.Lock()
+
+    def as_json(self) -> bytes:
+        with self.lock:
+            return json.dumps({"version": self.version, "error": self.error, "building": self.building}).encode()
+
+
+class Handler(SimpleHTTPRequestHandler):
+    state: State
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet: the command prints what it does
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self):  # noqa: N802
+        if self.path.split("?")[0] == STATUS:
+            body = self.state.as_json()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if path.endswith(".html") and os.path.isfile(path):
+            with open(path, "rb") as fh:
+                page = fh.read()
+            cut = page.rfind(b"</body>")
+            page = (page[:cut] + RELOAD.encode() + page[cut:]) if cut >= 0 else page + RELOAD.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return
+        super().do_GET()
+
+
+def watched(folders: list[str]) -> tuple:
+    """The files the site is built from, with their size and time of change."""
+    out = []
+    for folder in folders:
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for f in sorted(files):
+                if f.startswith("."):
+                    continue
+                p = os.path.join(root, f)
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                out.append((p, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+def rebuild(args, state: State, templates: Path | None) -> tuple[bool, float]:
+    """One build: (it succeeded, seconds). A failure keeps the last good site and records the errors."""
+    from ..present.charts import RenderError, cache_dir
+    from ..present.site import BuildError, InputError, build
+    from .site import report_invalid
+
+    with state.lock:
+        state.building = True
+    t0 = time.perf_counter()
+    text = io.StringIO()
+    ok = False
+    try:
+        with contextlib.redirect_stdout(text):
+            build(args.rules, Path(args.out), None if args.no_cache else cache_dir(), args.jobs, templates=templates)
+        ok = True
+    except InputError as exc:
+        with contextlib.redirect_stdout(text):
+            report_invalid(exc)
+    except (BuildError, RenderError) as exc:
+        text.write(f"error: {exc}\n")
+    except OSError as exc:
+        text.write(f"error: cannot write {exc.filename or args.out}: {os_error_text(exc)}\n")
+    with state.lock:
+        state.building = False
+        if ok:
+            state.version += 1
+            state.error = None
+        else:
+            state.error = _plain(text.getvalue())
+    return ok, time.perf_counter() - t0
+
+
+def _plain(text: str) -> str:
+    """Diagnostics as plain text (no terminal colour codes)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text).strip() or "error"
+
+
+def run(args) -> int:
+    if not os.path.isdir(args.rules):
+        print_usage_problems([Diagnostic("U401", f"no such directory: {args.rules}", args.rules, 0, 0)])
+        return 2
+    templates = Path(args.templates) if args.templates else None
+    if templates is not None and not templates.is_dir():
+        print_usage_problems([Diagnostic("U401", f"no such directory: {args.templates}", args.templates, 0, 0)])
+        return 2
+    state = State()
+    folders = [args.rules] + ([str(templates)] if templates else [])
+    seen = watched(folders)
+    ok, secs = rebuild(args, state, templates)
+    _say(ok, secs, state)
+    site = Path(args.out) / "site"
+    site.mkdir(parents=True, exist_ok=True)
+    handler = functools.partial(type("H", (Handler,), {"state": state}), directory=str(site))
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    except OSError as exc:
+        sys.stderr.write(f"tcgtiming serve: error: cannot listen on 127.0.0.1:{args.port}: {os_error_text(exc)}\n")
+        return 2
+    server.daemon_threads = True
+    port = server.server_address[1]
+    sys.stdout.write(f"serving http://127.0.0.1:{port}/ (the site in {site}); watching {', '.join(folders)}; "
+                     "Ctrl-C stops\n")
+    sys.stdout.flush()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        while True:
+            time.sleep(args.interval)
+            now = watched(folders)
+            if now == seen:
+                continue
+            time.sleep(0.2)  # an editor saving several files: let them land
+            seen = watched(folders)
+            ok, secs = rebuild(args, state, templates)
+            _say(ok, secs, state)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+    return 0
+
+
+def _say(ok: bool, secs: float, state: State) -> None:
+    if ok:
+        sys.stdout.write(f"built #{state.version} in {secs:.1f} s\n")
+    else:
+        sys.stdout.write(f"build failed in {secs:.1f} s (the pages show it; the last good site is served):\n"
+                         f"{state.error}\n")
+    sys.stdout.flush()
+
