@@ -10,6 +10,7 @@ import pytest
 
 from tcgtiming.frontend.pipeline import compile_file
 from tcgtiming.runtime.engine import simulate, verify
+from tcgtiming.runtime.expect import check
 from tcgtiming.runtime.trace import as_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +29,7 @@ def test_scenario_runs_strictly_and_its_facts_hold(path):
     assert sc.demonstrates is not None and sc.demonstrates.ja and sc.demonstrates.en
     assert sc.expect is not None, "a shipped scenario states the facts it expects"
     assert verify(r, sc) == []
+    assert check(r, sc) == []  # order, facts at nodes, events too
     assert r.unused_choices == ()
     assert r.unused_choice_data == ()  # no card, ability or target given where no decision uses it
     assert r.policy_decisions == 0

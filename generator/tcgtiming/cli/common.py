@@ -25,6 +25,23 @@ def inputs(paths: list[str]) -> tuple[list[str], list[Diagnostic]]:
     return files, problems
 
 
+def compiled(paths: list[str]) -> tuple[list, int]:
+    """The compiled results of the rule files the paths name, and 0; or [] and the exit code (2: a
+    path is missing, 1: a file is invalid), the problems printed."""
+    from ..frontend.pipeline import add_collisions, compile_file
+
+    files, problems = inputs(paths)
+    if problems:
+        print_usage_problems(problems)
+        return [], 2
+    results = [compile_file(f) for f in files]
+    add_collisions(results)
+    if any(r.errors for r in results):
+        print_diags(results, "text", files)
+        return [], 1
+    return results, 0
+
+
 def print_usage_problems(problems: list[Diagnostic]) -> None:
     for d in problems:
         sys.stderr.write(format_text(d, None) + "\n")

@@ -131,6 +131,17 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--out-dir", metavar="DIR", help="write DIR/<game>/<scenario>.txt, .jsonl and .md for each scenario")
     sm.set_defaults(command_module="simulate")
 
+    pt = sub.add_parser("points", help="list every decision point of a game (node, who decides, options)",
+                        description="List every decision point of a game: the node id, who decides, the options "
+                        "and how a scenario's choice answers it (player actions, priority windows, chosen cards, "
+                        "the order of pending abilities, rule processes with a choice). Exit 1 when the rule file "
+                        "is invalid.")
+    pt.add_argument("game", metavar="GAME", help="a rule file or a directory of rule files, or a game id under ./rules")
+    pt.add_argument("--format", choices=("text", "json"), default="text")
+    pt.add_argument("--lang", choices=LANGS, default="en", help="the language of labels (text)")
+    pt.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    pt.set_defaults(command_module="points")
+
     ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
                         description="Run every legal combination of the decisions a scenario leaves open (each player's "
                         "order of their pending abilities, passes and plays in priority windows, options and optional "

@@ -3,7 +3,6 @@ and plain text are written entry by entry as the run goes)."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import sys
 import tempfile
@@ -14,7 +13,8 @@ from ..core.text import editor_lines
 from ..frontend.pipeline import compile_file
 from ..present.outputs import output_set
 from ..present.report import Style, as_json, format_text, use_color
-from ..runtime.engine import SimulationError, program_for, simulate, verify
+from ..runtime.engine import SimulationError, program_for, simulate
+from ..runtime.expect import Checking, diagnostics, expects_refusal, refusal
 from ..runtime.trace import Stream, as_jsonl, as_markdown, as_text
 from .common import print_diags, write_atomic
 
@@ -39,15 +39,15 @@ def _written(path: str | None):
         raise
 
 
-def _source_line(d: Diagnostic) -> str | None:
-    if not d.line:
+def _line_text(path: str, n: int) -> str | None:
+    if not n:
         return None
     try:
-        with open(d.file, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             lines = editor_lines(fh.read())
     except (OSError, UnicodeDecodeError):
         return None
-    return lines[d.line - 1] if 0 < d.line <= len(lines) else None
+    return lines[n - 1] if 0 < n <= len(lines) else None
 
 
 def _diagnose(diags: list[Diagnostic], fmt: str, path: str) -> None:
@@ -60,13 +60,28 @@ def _diagnose(diags: list[Diagnostic], fmt: str, path: str) -> None:
         return
     style = Style(use_color(sys.stderr))
     for d in diags:
-        sys.stderr.write(format_text(d, _source_line(d), style) + "\n")
+        sys.stderr.write(format_text(d, _line_text(d.file, d.line), style) + "\n")
 
 
 def _refusal(exc: SimulationError, sc) -> Diagnostic:
     loc = exc.loc
     return Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
                       loc.col if loc else 0, help=exc.help)
+
+
+def _unused(run, strict: bool) -> list[Diagnostic]:
+    """R504 for each choice the run never reached, R507 for each whose data its decision did not read
+    (an error with --strict)."""
+    out = []
+    for at, loc in run.unused_choices:
+        what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
+        out.append(Diagnostic("R504", f"{what} was never used", loc.file, loc.line, loc.col))
+    for at, loc, keys in run.unused_choice_data:
+        out.append(Diagnostic("R507", f"the choice at '{at or 'the next decision'}' gives {', '.join(keys)}, which the "
+                                      "decision it answered did not use", loc.file, loc.line, loc.col,
+                              help="give it at the node whose decision uses it (the node of that card or ability)",
+                              escalated=strict))
+    return out
 
 
 def run(args) -> int:
@@ -95,35 +110,34 @@ def _run_all(args, stage: Path | None) -> int:
             continue
         sc = res.scenario
         streamed = not args.out_dir and args.format in ("json", "text") and not args.brief
+        checking = Checking(program_for(res.game), sc)
         try:
             if streamed:
                 with _written(args.out) as write:
                     colour = args.format == "text" and not args.out and use_color(sys.stdout)
-                    stream = Stream(program_for(res.game), sc, write, args.format, args.lang, colour)
+                    stream = Stream(program_for(res.game), sc, write, args.format, args.lang, colour,
+                                    observe=checking.feed if checking.needed else None)
                     run = simulate(res.game, sc, strict=args.strict, policy=args.policy, sink=stream)
                     stream.finish(run)
                 count = stream.seq
             else:
                 run = simulate(res.game, sc, strict=args.strict, policy=args.policy)
                 count = len(run.entries)
+                for e in run.entries if checking.needed else ():
+                    checking.feed(e)
         except SimulationError as exc:
+            if expects_refusal(sc):
+                failed = refusal(sc, exc)
+                _diagnose(diagnostics(failed, res.game, sc, args.lang), args.format, path)
+                status = status or (1 if failed else 0)
+                continue
             _diagnose([_refusal(exc, sc)], args.format, path)
             status = 1
             continue
-        failed = verify(run, sc)
-        diags = [Diagnostic("R505", msg, sc.file, 0, 0) for msg in failed]
-        for at, loc in run.unused_choices:
-            what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
-            diags.append(Diagnostic("R504", f"{what} was never used", loc.file, loc.line, loc.col))
-        unread = [Diagnostic("R507", f"the choice at '{at or 'the next decision'}' gives {', '.join(keys)}, which the "
-                                     "decision it answered did not use", loc.file, loc.line, loc.col,
-                             help="give it at the node whose decision uses it (the node of that card or ability)")
-                  for at, loc, keys in run.unused_choice_data]
-        if args.strict:
-            unread = [dataclasses.replace(d, escalated=True) for d in unread]
-        diags += unread
+        failed = checking.finish(run)
+        diags = diagnostics(failed, res.game, sc, args.lang) + _unused(run, args.strict)
         _diagnose(diags, args.format, path)
-        if failed or (args.strict and unread):
+        if failed or any(d.severity == "error" for d in diags):
             status = 1
         if stage is not None:
             rel = os.path.join(sc.game, os.path.splitext(os.path.basename(path))[0])

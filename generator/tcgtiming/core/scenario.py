@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import model as m
+from .expect import Facts
 
 STATS = ("level", "cost", "power", "soul", "ap", "dp", "attack", "mental_attack", "defense", "guard_cost", "encore_cost", "e")
 STATES = ("stand", "rest", "reverse", "active", "sleep", "face_up", "face_down")
@@ -31,6 +32,7 @@ class Expect:
     zones: m.Mapping[str, m.Mapping[str, int | tuple[str, ...]]] | None = None
     result: str | None = None
     loser: str | None = None
+    facts: Facts | None = None  # order, facts at a node, events, a refusal; where each is written
 
 
 @dataclass(frozen=True, slots=True)

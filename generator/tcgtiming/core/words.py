@@ -10,6 +10,7 @@ words for card states, values, trigger icons, policies and abilities it makes). 
 from __future__ import annotations
 
 from .text import LANGS
+from .words_points import POINT_WORDS
 
 WORDS: dict[str, tuple[str, str]] = {
     # --- charts, legends and timing tables -----------------------------------------------------
@@ -106,6 +107,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "site.actor": ("行動するプレイヤー", "actor"),
     "site.may": ("任意", "optional"),
     "site.does": ("処理", "does"),
+    "site.decision": ("決定", "decision"),
     "site.while": ("繰り返す条件", "while"),
     "site.over": ("対象の一覧", "for each of"),
     "site.event": ("誘発するイベント", "event"),
@@ -348,9 +350,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.trigger": ("「{}」で待機: {}", "'{}' triggers: {}"),
     "event.trigger.none": ("「{}」で待機: なし", "'{}' triggers: nothing"),
     "event.call.args": ("{0}", "{0} ({1})"),
+    "event.call.amount": ("{0}（{1}点、{2}の値）", "{0}: {1} (the {2})"),
     "event.exit": ("「{}」を抜ける", "leave: {}"),
     "event.end_game": ("ゲーム終了: {}", "game over: {}"),
     "event.otherwise": ("どれにも当たらない", "no case holds: otherwise"),
+    "event.case": ("{0} → {1}", "{0} → {1}"),
+    "event.otherwise.cases": ("{0} → どれにも当たらない（{1}のいずれでもない）", "{0} → no case holds (none of: {1}): otherwise"),
     "event.loop.on": ("続ける", "condition holds: once more"),
     "event.loop.off": ("終わる", "condition no longer holds: done"),
     "event.item": ("{}（{}/{}）", "{} ({}/{})"),
@@ -387,6 +392,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.discard": ("{}枚捨てる: {}", "discards {}: {}"),
     "event.no_card_to_place": ("置けるカードなし", "no card to place"),
     "event.place": ("{0}を{2}に置く", "{0} placed: {1} → {2}"),
+    "event.place.state": ("{0}を{2}に{3}状態で置く", "{0} placed ({3}): {1} → {2}"),
+    "trace.end_damage": ("ダメージ{}", "damage {}"),
+    "trace.turn_head": ("== {0}ターン目 {1}（{2}） ==", "== turn {0}: {1} ({2}) =="),
+    "trace.role_holder": ("{0}が{1}", "{0}: {1}"),
+    "trace.went": ("{0}（行き先: {1}）", "{0} (to: {1})"),
+    "trace.went.card": ("{0}→{1}", "{0} → {1}"),
+    "trace.went.card_state": ("{0}→{1}（{2}）", "{0} → {1} ({2})"),
     "event.plays_nothing": ("プレイしない", "plays nothing"),
     "event.play": ("{}をプレイ: {}", "plays {}: {}"),
     "event.end_effects": ("「ターン終了時まで」の効果が終わる", "'until end of turn' effects end"),
@@ -417,6 +429,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.icon_none": ("{}: 組み込みの効果なし", "{}: no built-in effect"),
     "event.no_damage": ("ダメージなし", "no damage"),
     "event.damage": ("{0}に{1}ダメージ", "{1} damage to {0}"),
+    "event.damage.to": ("{0}に{1}ダメージ（{2}）", "{1} damage to {0} ({2})"),
     "event.no_attack": ("アタックがない", "no attack"),
     "event.damage_judgment": ("ダメージ判定{0}: {1}（ダメージ置き場{2}枚）", "damage judgment of {0}: {1} (damage zone: {2})"),
     "event.no_battle": ("バトルなし", "no battle"),
@@ -463,6 +476,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "explore.lose": ("{} の敗北", "{} loses"),
     "explore.error": ("エラー {0} で停止", "stops with error {0}: {1}"),
 }
+
+
+WORDS.update(POINT_WORDS)
 
 
 def word(key: str, lang: str, *args) -> str:

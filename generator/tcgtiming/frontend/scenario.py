@@ -14,8 +14,10 @@ from pydantic import Field, PlainValidator, ValidationError, WithJsonSchema
 
 from ..core import model as m
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
-from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Expect, Scenario
+from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Scenario
 from . import cardwords
+from . import expect as expect_section
+from .expect import ExpectSpec
 from .resolve import Registry, Resolver
 from .schema import Condition, Id, Model, Ref, Text, json_schema_of, term_schema
 from .shape import map_errors
@@ -77,15 +79,6 @@ class ChoiceSpec(Model):
     ability: Id | None = Field(None, description="which pending ability to resolve, or which ability of the card to play")
     target: Id | None = Field(None, description="the card an ability played here aims at")
     note: Text | None = None
-
-
-class ExpectSpec(Model):
-    visits: list[Ref] | None = Field(None, description="node ids visited in this order (not necessarily adjacent)")
-    never: list[Ref] | None = Field(None, description="node ids never visited")
-    zones: dict[str, dict[str, Union[int, list[Id]]]] | None = Field(
-        None, description="player -> zone -> card count or card ids (in order) at the end")
-    result: Literal["lose", "draw", "ongoing"] | None = None
-    loser: Id | None = None
 
 
 class ScenarioMeta(Model):
@@ -222,21 +215,8 @@ class ScenarioChecks:
             if node.kind == "window" and ch.take not in (None, "pass", "play"):
                 self.fail("S204", f"'{ch.take}' is not allowed in a priority window", path + ("take",),
                           help="take: play (with card:) or take: pass")
-        ex = sf.expect
-        if ex is not None:
-            for key in ("visits", "never"):
-                for j, nid in enumerate(getattr(ex, key) or []):
-                    if nid not in game.nodes:
-                        self.fail("C302", f"unknown node '{nid}'", ("expect", key, j), help=did_you_mean(nid, game.nodes))
-            for pid, zones in (ex.zones or {}).items():
-                if pid not in pids:
-                    self.fail("C302", f"unknown player '{pid}'", ("expect", "zones", pid), key=True, help=did_you_mean(pid, pids))
-                for z in zones:
-                    if z not in game.zones:
-                        self.fail("C302", f"unknown zone '{z}'", ("expect", "zones", pid, z), key=True,
-                                  help=did_you_mean(z, game.zones))
-            if ex.loser is not None and ex.loser not in pids:
-                self.fail("C302", f"unknown player '{ex.loser}'", ("expect", "loser"), help=did_you_mean(ex.loser, pids))
+        if sf.expect is not None:
+            expect_section.check(sf.expect, game, pids, cards, self.fail)
         return self.diags
 
     def ability(self, ab: AbilitySpec, path):
@@ -299,18 +279,7 @@ def build(sf: ScenarioFile, doc, game: m.Game) -> Scenario:
     return Scenario(meta.id, meta.game, doc.file, text(meta.title), text(meta.demonstrates), meta.seed, meta.first_turn,
                     meta.turn_player, meta.turns, meta.policy, meta.max_steps,
                     tuple((p.id, p.name, tuple((z, tuple(ids)) for z, ids in p.zones.items())) for p in sf.players),
-                    m.freeze_map(cards), tuple(choices), _expect(sf.expect), cites_of(meta.cite, ()))
-
-
-def _expect(ex: ExpectSpec | None) -> Expect | None:
-    if ex is None:
-        return None
-    zones = None
-    if ex.zones is not None:
-        zones = m.freeze_map({pid: m.freeze_map({z: v if isinstance(v, int) else tuple(v) for z, v in zs.items()})
-                              for pid, zs in ex.zones.items()})
-    return Expect(tuple(ex.visits) if ex.visits is not None else None,
-                  tuple(ex.never) if ex.never is not None else None, zones, ex.result, ex.loser)
+                    m.freeze_map(cards), tuple(choices), expect_section.build(sf.expect, doc), cites_of(meta.cite, ()))
 
 
 __all__ = ["ScenarioFile", "ScenarioChecks", "validate", "build", "is_scenario", "json_schema"]

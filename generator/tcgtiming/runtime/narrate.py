@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..core import model as m
 from ..core.words import WORDS as _KEYS, word
 
+WHERE = ("damage_judgment", "discard", "trigger_icon", "rule", "interrupt")  # events whose cards' destinations are told
 DEFAULT_EXIT = ("phase", "step", "loop", "procedure", "turn")
 
 
@@ -15,7 +16,9 @@ class Narrator:
     def __init__(self, game: m.Game, scenario, lang: str):
         self.game, self.lang = game, lang
         self.names = {pid: name for pid, name, _ in scenario.players}
+        self.sc = scenario
         self.cards = scenario.cards
+        self.changes: tuple = ()  # the changes of the entry being narrated
 
     def w(self, key: str, *args) -> str:
         return word(key, self.lang, *args)
@@ -26,6 +29,24 @@ class Narrator:
     # --- names ------------------------------------------------------------------------------------
     def player(self, pid) -> str:
         return self.names.get(pid, pid or "")
+
+    def turn_player(self, turn: int) -> str:
+        """Who takes turn ``turn`` (from 1): the scenario's turn player, then by turns when the roles swap."""
+        tp = self.sc.turn_player
+        if self.game.roles_swap and turn % 2 == 0:
+            tp = next((p for p, _, _ in self.sc.players if p != tp), tp)
+        return tp
+
+    def roles_in(self, turn: int) -> str:
+        """Each seat role of the game with the player who holds it in that turn."""
+        tp = self.turn_player(turn)
+        out = []
+        for r in self.game.roles.values():
+            seat = r.get("seat")
+            if seat in ("turn", "non_turn"):
+                pid = tp if seat == "turn" else next((p for p, _, _ in self.sc.players if p != tp), tp)
+                out.append(self.w("trace.role_holder", self.player(pid), self.text(r.name, r.id)))
+        return self.list(out)
 
     def card(self, cid) -> str:
         c = self.cards.get(cid)
@@ -76,7 +97,27 @@ class Narrator:
 
     # --- events -----------------------------------------------------------------------------------
     def entry(self, e) -> str:
-        return self.event(e.event, self.game.nodes.get(e.node))
+        ev = e.event
+        self.changes = e.changes  # what the events' narration may tell from (e.g. the state a card is placed in)
+        s = self.event(ev, self.game.nodes.get(e.node))
+        self.changes = ()
+        if ev[0] in WHERE and e.changes:
+            went = self.went(e.changes)
+            if went:
+                return self.w("trace.went", s, went)
+        return s
+
+    def went(self, changes) -> str:
+        """Where each card the changes move ends up (and the state it is given)."""
+        where: dict = {}
+        for x in changes:
+            if x[0] == "move":
+                where[x[1]] = [x[3], None]
+            elif x[0] == "state" and x[1] in where:
+                where[x[1]][1] = x[3]
+        return self.list([self.w("trace.went.card", self.card_name(c), self.zone(z)) if st is None else
+                          self.w("trace.went.card_state", self.card_name(c), self.zone(z), self.state(st))
+                          for c, (z, st) in where.items()])
 
     def event(self, ev, node: m.Node | None = None) -> str:
         code = ev[0]
@@ -103,9 +144,11 @@ def _exit(n: Narrator, node, leaves) -> str:
     return n.w("event.exit", n.text(target, leaves or ""))
 
 
-def _call(n: Narrator, node, args) -> str:
+def _call(n: Narrator, node, args, amount=None) -> str:
     if not args:
         return _label(n, node)
+    if amount is not None:  # the amount worked out: the number, and the value it was read from
+        return n.w("event.call.amount", _label(n, node), amount, n.stat(dict(args)["amount"]))
     return n.w("event.call.args", _label(n, node), ", ".join(f"{k}={v}" for k, v in args))
 
 
@@ -176,6 +219,16 @@ def _trigger_icon(n: Narrator, node, cid, done) -> str:
     return n.w("event.trigger_icon", n.card(cid), n.list(parts))
 
 
+def _place(n: Narrator, node, c, frm, to) -> str:
+    """Placed, and in which state (sleeping, active, ...): the entry's change, else the card's own."""
+    st = next((x[3] for x in n.changes if x[0] == "state" and x[1] == c), None)
+    if st is None and n.cards.get(c) is not None:
+        st = n.cards[c].state
+    if st is None:
+        return n.w("event.place", n.card(c), n.zone(frm), n.zone(to))
+    return n.w("event.place.state", n.card(c), n.zone(frm), n.zone(to), n.state(st))
+
+
 RENDER = {
     "begin": lambda n, node: n.w("event.begin", _container(n, node)),
     "end": lambda n, node: n.w("event.end", _container(n, node)),
@@ -185,8 +238,10 @@ RENDER = {
     "call": _call,
     "exit": _exit,
     "end_game": lambda n, node, result, losers: n.w("event.end_game", _label(n, node)),
-    "case": lambda n, node, cid: n.option(node, cid),
-    "otherwise": lambda n, node: n.w("event.otherwise"),
+    "case": lambda n, node, cid: n.w("event.case", _label(n, node), n.option(node, cid)) if node is not None else cid,
+    "otherwise": lambda n, node: (n.w("event.otherwise.cases", _label(n, node),
+                                      n.list([n.option(node, c.id) for c in node.choices]))
+                                  if node is not None and node.choices else n.w("event.otherwise")),
     "loop": lambda n, node, holds: n.w("event.loop.on" if holds else "event.loop.off"),
     "item": _item,
     "items_done": lambda n, node: n.w("event.items_done"),
@@ -212,7 +267,7 @@ RENDER = {
     "nothing_to_move": lambda n, node, frm: n.w("event.nothing_to_move", n.zone(frm)),
     "reveal": lambda n, node, cards: n.w("event.reveal", n.card_list(cards)),
     "discard": lambda n, node, k, cards: n.w("event.discard", k, n.card_list(cards)),
-    "place": lambda n, node, c, frm, to: n.w("event.place", n.card(c), n.zone(frm), n.zone(to)),
+    "place": _place,
     "play": lambda n, node, c, a, done: n.w("event.play", n.card_name(c), n.results(done, node)),
     "pay": lambda n, node, k, c, cards, to: n.w("event.pay", k, n.card_name(c), n.card_list(cards), n.state(to)),
     "swap": lambda n, node, x, y: n.w("event.swap", n.card_name(x), n.card_name(y)),
@@ -223,7 +278,9 @@ RENDER = {
     "modify": lambda n, node, c, stat, by, now: n.w("event.modify", n.card_name(c), n.stat(stat), by, now),
     "trigger_check": _trigger_check,
     "trigger_icon": _trigger_icon,
-    "damage": lambda n, node, pid, k: n.w("event.damage", n.player(pid), k),
+    # the target as the rules name it (a player's leader, the player, ...): the node's label
+    "damage": lambda n, node, pid, k: (n.w("event.damage.to", n.player(pid), k, _label(n, node)) if node is not None
+                                       else n.w("event.damage", n.player(pid), k)),
     "damage_judgment": lambda n, node, k, cards, total: n.w("event.damage_judgment", k, n.card_list(cards), total),
     "battle_power": lambda n, node, pa, pd, losers: (n.w("event.battle_power", pa, pd, n.card_list(losers)) if losers
                                                     else n.w("event.battle_power.none", pa, pd)),

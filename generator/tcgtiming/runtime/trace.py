@@ -108,7 +108,11 @@ class Formatter:
 
         out = []
         if e.kind == "begin" and e.procedure is None:
-            out.append(c(f"== {e.label.get(self.lang)} ==", "1"))
+            box = self.game.containers.get(self.game.nodes[e.node].container) if e.node in self.game.nodes else None
+            if box is not None and box.kind == "turn":  # the turn's number, and who holds which role
+                out.append(c(self.w("trace.turn_head", e.turn, e.label.get(self.lang), self.n.roles_in(e.turn)), "1"))
+            else:
+                out.append(c(f"== {e.label.get(self.lang)} ==", "1"))
         indent = "  " * (1 if e.procedure else 0)
         who = f" {self.names.get(e.actor, e.actor)}:" if e.actor else ""
         kind = self.kind(e)
@@ -137,12 +141,20 @@ class Formatter:
         else:
             out.append(self.w("trace.result.lose", self.n.list([self.w("trace.player", self.names.get(p, p), p)
                                                               for p in run.losers])))
+        board = run.board
         for pid, zones in run.zones:
-            parts = "; ".join(f"{self.n.zone(z)}: {', '.join(ids)}" for z, ids in zones)
+            parts = "; ".join(f"{self.n.zone(z)}: {', '.join(self.card_at_end(c, board) for c in ids)}" for z, ids in zones)
             out.append(f"  {self.w('trace.player', self.names.get(pid, pid), pid)}: {parts}")
         if run.policy_decisions:
             out.append(self.w("trace.policy_decisions", run.policy_decisions))
         return out
+
+    def card_at_end(self, cid: str, board: dict) -> str:
+        """A card id with its state, damage and changed values at the end (none: the id alone)."""
+        state, damage, values = board.get(cid, (None, 0, ()))
+        facts = ([self.n.state(state)] if state else []) + ([self.w("trace.end_damage", damage)] if damage else []) + \
+            [f"{self.n.stat(k)} {v}" for k, v in values]
+        return f"{cid} ({self.w('trace.sep').join(facts)})" if facts else cid
 
     def markdown_row(self, e, folded: bool = False) -> str:
         who = self.names.get(e.actor, e.actor) or ""
@@ -184,8 +196,10 @@ class Stream:
     or text, in one language): memory stays flat however long the run. ``finish(run)`` writes the
     summary (text)."""
 
-    def __init__(self, program, scenario, write, fmt: str = "json", lang: str = "en", colour: bool = False):
+    def __init__(self, program, scenario, write, fmt: str = "json", lang: str = "en", colour: bool = False,
+                 observe=None):
         self.f = Formatter(program.game, scenario, lang)
+        self.observe = observe  # a function given each entry too (e.g. ``runtime.expect.Checking.feed``)
         self.entries = Entries(program, scenario)
         self.write, self.fmt, self.colour = write, fmt, colour
         self.seq = 0
@@ -195,6 +209,8 @@ class Stream:
         if e is None:
             return
         self.seq = e.seq
+        if self.observe is not None:
+            self.observe(e)
         if self.fmt == "json":
             self.write(self.f.jsonl(e))
         else:

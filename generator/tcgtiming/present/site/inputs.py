@@ -70,7 +70,8 @@ def collect(rules_dir: str) -> Inputs:
     """Compile every rule file and run every shipped scenario (strict, expectations checked); raise
     InputError when anything is invalid."""
     from ...frontend.pipeline import add_collisions, compile_file
-    from ...runtime.engine import SimulationError, simulate, verify
+    from ...runtime.engine import SimulationError, simulate
+    from ...runtime.expect import check, diagnostics, expects_refusal, refusal
 
     files = rule_files(rules_dir)
     results = [compile_file(f) for f in files]
@@ -99,12 +100,17 @@ def collect(rules_dir: str) -> Inputs:
         try:
             run = simulate(res.game, sc, strict=True)
         except SimulationError as exc:
+            if expects_refusal(sc):  # a refusal the scenario expects: checked, nothing to show
+                error.failed += [(d, _line_of(f.loc)) for d, f in zip(diagnostics(refusal(sc, exc), res.game, sc),
+                                                                      refusal(sc, exc))]
+                continue
             loc = exc.loc
             d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
                            loc.col if loc else 0, help=exc.help)
             error.failed.append((d, _line_of(loc)))
             continue
-        error.failed += [(Diagnostic("R505", msg, sc.file, 0, 0), None) for msg in verify(run, sc)]
+        failed = check(run, sc)
+        error.failed += [(d, _line_of(f.loc)) for d, f in zip(diagnostics(failed, res.game, sc), failed)]
         if sc.game not in games:
             error.failed.append((Diagnostic("R506", f"the game '{sc.game}' of the scenario is not among the rules "
                                             f"in {rules_dir}", sc.file, 0, 0), None))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...core.model import Game
+from ..points import by_node, summary
 from .markup import (call_text, cite, code, cond_text, h, join, kind_word, link_node, local_no, named, role_text,
                      tx, value_text, w)
 
@@ -81,6 +82,9 @@ def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup
         if node.otherwise and node.otherwise in game.nodes:
             sub.append(h("li", h("strong", w("else", lang)), " ", _to(game, page, node.otherwise, lang, "→ ")))
         items.append(_item("options" if node.kind == "player" else "cases", lang, h("ul", *sub)))
+    point = by_node(game).get(nid)
+    if point is not None:  # a decision point: who decides, and how a scenario's choice answers it
+        items.append(_item("decision", lang, summary(game, point, lang), " ", code(point.choice())))
     if node.note is not None:
         items.append(_item("note", lang, tx(node.note, lang)))
     if node.cites:

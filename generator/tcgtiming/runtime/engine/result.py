@@ -119,6 +119,17 @@ class Run:
         return self._zones
 
     @property
+    def board(self) -> dict:
+        """card id -> (state, damage, ((stat, value), ...)), at the end: the values of the cards in play
+        (stage, field), with the modifiers in force."""
+        out = {}
+        in_play = set(self.program.cx.zones_of("stage", "field"))
+        for cid, c in self.machine.cards.items():
+            keys = set(c.base) | {k for k, _ in c.mods} if c.zone in in_play else ()
+            out[cid] = (c.state, c.damage, tuple(sorted((k, c.stat(k)) for k in keys)))
+        return out
+
+    @property
     def unused_choices(self) -> tuple:
         return self.machine.unused_choices()
 
@@ -170,6 +181,11 @@ class Checker:
 
 def verify(run: Run, scenario: Scenario) -> list[str]:
     """The facts the scenario's ``expect`` states that do not hold of the run (empty: all hold)."""
+    return [msg for _, msg in verify_keyed(run, scenario)]
+
+
+def verify_keyed(run: Run, scenario: Scenario) -> list[tuple[str, str]]:
+    """``verify``, each message with the key of ``expect`` it is about (visits, never, zones, result, loser)."""
     ex = scenario.expect
     if ex is None:
         return []
@@ -183,28 +199,28 @@ def verify(run: Run, scenario: Scenario) -> list[str]:
                     pos = nodes.index(want, pos) + 1
                 except ValueError:
                     seen = "visited earlier only" if want in nodes else "never visited"
-                    problems.append(f"expected a visit to '{want}' after the previous expected visit ({seen})")
+                    problems.append(("visits", f"expected a visit to '{want}' after the previous expected visit ({seen})"))
                     break
         for nid in ex.never or []:
             if nid in nodes:
-                problems.append(f"expected no visit to '{nid}', but trace entry {nodes.index(nid) + 1} visits it")
+                problems.append(("never", f"expected no visit to '{nid}', but trace entry {nodes.index(nid) + 1} visits it"))
     else:
         c = run.checker
         if c.pos < len(c.visits):
-            problems.append(f"expected a visit to '{c.visits[c.pos]}' after the previous expected visit (never visited)")
+            problems.append(("visits", f"expected a visit to '{c.visits[c.pos]}' after the previous expected visit (never visited)"))
         for nid in ex.never or []:
             if nid in c.never_seen:
-                problems.append(f"expected no visit to '{nid}', but trace entry {c.never_seen[nid]} visits it")
+                problems.append(("never", f"expected no visit to '{nid}', but trace entry {c.never_seen[nid]} visits it"))
     zones = {pid: dict(z) for pid, z in run.zones}
     for pid, wanted in (ex.zones or {}).items():
         for z, value in wanted.items():
             have = zones.get(pid, {}).get(z, ())
             if isinstance(value, int) and len(have) != value:
-                problems.append(f"expected {value} card(s) in {pid}'s {z}, found {len(have)}: {', '.join(have) or 'none'}")
+                problems.append(("zones", f"expected {value} card(s) in {pid}'s {z}, found {len(have)}: {', '.join(have) or 'none'}"))
             elif isinstance(value, tuple) and tuple(have) != value:
-                problems.append(f"expected {pid}'s {z} to be [{', '.join(value)}], found [{', '.join(have)}]")
+                problems.append(("zones", f"expected {pid}'s {z} to be [{', '.join(value)}], found [{', '.join(have)}]"))
     if ex.result is not None and ex.result != run.result:
-        problems.append(f"expected the result '{ex.result}', got '{run.result}'")
+        problems.append(("result", f"expected the result '{ex.result}', got '{run.result}'"))
     if ex.loser is not None and tuple(run.losers) != (ex.loser,):
-        problems.append(f"expected {ex.loser} to lose, got: {', '.join(run.losers) or 'nobody'}")
+        problems.append(("loser", f"expected {ex.loser} to lose, got: {', '.join(run.losers) or 'nobody'}"))
     return problems

@@ -237,7 +237,9 @@ class Gen:
                 out.append(f"st.damage_left = st.value_of({args['amount']!r})")
             if n.callee == "check_timing" or k == "check":
                 out.append("if 'check_timing' in L: st.fire('check_timing')")
-            if T:
+            if T and "amount" in args:  # the amount as a number, worked out now (the damage it deals)
+                out += [f"st.at = {ni}", f"o(({ni}, ({self.const('E', ('call', tuple(n.call_args)))} + (st.damage_left,))))"]
+            elif T:
                 out += [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('call', tuple(n.call_args)))}))"]
             out += [f"r = {self.fn[callee]}(st, None)", "st.frames.pop()", "if r is not None:",
                     f"    st.jumped_out({ni}, r)"]
