@@ -12,7 +12,7 @@ from ..core.diagnostics import Diagnostic
 from ..core.text import editor_lines
 from ..frontend.pipeline import compile_file
 from ..present.outputs import output_set
-from ..present.report import Style, as_json, format_text, use_color
+from ..present.report import Style, format_text, use_color
 from ..runtime.engine import SimulationError, program_for, simulate
 from ..runtime.expect import Checking, diagnostics, expects_refusal, refusal
 from ..runtime.trace import Stream, as_jsonl, as_markdown, as_text
@@ -50,14 +50,9 @@ def _line_text(path: str, n: int) -> str | None:
     return lines[n - 1] if 0 < n <= len(lines) else None
 
 
-def _diagnose(diags: list[Diagnostic], fmt: str, path: str) -> None:
-    """The diagnostics of a run, on standard error (standard output carries only the trace): as JSON
-    with --format json, else as text with the source line."""
-    if not diags:
-        return
-    if fmt == "json":
-        sys.stderr.write(as_json(diags, [path]) + "\n")
-        return
+def _diagnose(diags: list[Diagnostic]) -> None:
+    """The diagnostics of a run, as text with the source line, on standard error: standard output
+    carries only the trace, whatever its format."""
     style = Style(use_color(sys.stderr))
     for d in diags:
         sys.stderr.write(format_text(d, _line_text(d.file, d.line), style) + "\n")
@@ -105,7 +100,7 @@ def _run_all(args, stage: Path | None) -> int:
     for path in args.scenarios:
         res = compile_file(path, rules=args.rules)
         if res.errors or res.scenario is None:
-            print_diags([res], "json" if args.format == "json" else "text", [path], stream=sys.stderr)
+            print_diags([res], "text", [path], stream=sys.stderr)
             status = 1
             continue
         sc = res.scenario
@@ -128,15 +123,15 @@ def _run_all(args, stage: Path | None) -> int:
         except SimulationError as exc:
             if expects_refusal(sc):
                 failed = refusal(sc, exc)
-                _diagnose(diagnostics(failed, res.game, sc, args.lang), args.format, path)
+                _diagnose(diagnostics(failed, res.game, sc, args.lang))
                 status = status or (1 if failed else 0)
                 continue
-            _diagnose([_refusal(exc, sc)], args.format, path)
+            _diagnose([_refusal(exc, sc)])
             status = 1
             continue
         failed = checking.finish(run)
         diags = diagnostics(failed, res.game, sc, args.lang) + _unused(run, args.strict)
-        _diagnose(diags, args.format, path)
+        _diagnose(diags)
         if failed or any(d.severity == "error" for d in diags):
             status = 1
         if stage is not None:
