@@ -1,4 +1,8 @@
+import contextlib
+import functools
+import http.server
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -44,3 +48,19 @@ def cli(capsys):
         return code, out.out, out.err
 
     return run
+
+
+@contextlib.contextmanager
+def serving(folder):
+    """A folder served on 127.0.0.1 (an unused port) for the browser tests: yields its base URL."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -138,6 +138,8 @@ def test_the_installed_command_builds_the_site_outside_the_repository(installed)
     (["explore", "rules/ws/scenarios/both-players-pending.yaml", "--open", "check_timing.3.pending.1",
       "--format", "json"], '"complete": true'),
     (["schema", "--kind", "scenario"], '"$schema"'),
+    (["when", "ws", "--play", "counter"], "attack.counter.3"),
+    (["coverage", "--game", "gundam"], "Gundam War"),
     (["codes"], "C315"),
     (["reference", "--check"], "current"),
 ])

@@ -41,7 +41,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="print the JSON Schema of rule files or scenario files",
                        description="Print the JSON Schema of rule files or scenario files (for editors: "
                        "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
-    s.add_argument("--kind", choices=("rules", "scenario"), default="rules", help="which file kind (default: rules)")
+    s.add_argument("--kind", choices=("rules", "scenario", "ruling"), default="rules", help="which file kind (default: rules)")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--out", metavar="FILE", help="write the schema to FILE")
     g.add_argument("--check", metavar="FILE", help="exit 1 when FILE differs from the current schema")
@@ -142,6 +142,19 @@ def parser() -> argparse.ArgumentParser:
     pt.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
     pt.set_defaults(command_module="points")
 
+    ck = sub.add_parser("check", help="check ruling files: run each and say whether its answer still holds",
+                        description="Run ruling files (rules/<game>/rulings/*.yaml: a judge's question, its answer and "
+                        "the facts the answer states of a scenario's run) like a test runner: one line per ruling, each "
+                        "failure explained (expected vs found, located in the ruling file, the trace entries around it), "
+                        "and a summary line. Exit 0 when every ruling holds, 1 when one fails or is invalid, 2 on usage "
+                        "errors.")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="ruling files, or folders to search for rulings/*.yaml "
+                    "(default: rules)")
+    ck.add_argument("--rules", metavar="DIR", help="the rules folder (default: the game.yaml above each ruling's folder)")
+    ck.add_argument("--lang", choices=LANGS, default="en", help="language of the questions and trace entries (default en)")
+    ck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    ck.set_defaults(command_module="check")
+
     ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
                         description="Run every legal combination of the decisions a scenario leaves open (each player's "
                         "order of their pending abilities, passes and plays in priority windows, options and optional "
@@ -159,6 +172,8 @@ def parser() -> argparse.ArgumentParser:
     ex.add_argument("--format", choices=("text", "json"), default="text")
     ex.add_argument("--lang", choices=LANGS, default="en", help="language of the text (default en)")
     ex.set_defaults(command_module="explore")
+
+    _lookups(sub)
 
     k = sub.add_parser("codes", help="list every diagnostic code",
                        description="List every diagnostic code with its severity and meaning.")
@@ -178,3 +193,31 @@ def parser() -> argparse.ArgumentParser:
                       "and of each FILE (the default when a FILE is given)")
     r.set_defaults(command_module="reference")
     return p
+
+
+def _lookups(sub) -> None:
+    """``when`` (may I play now?) and ``coverage`` (what the shipped scenarios visit)."""
+    wh = sub.add_parser("when", help="may I play now? every timing where a kind of play is allowed, and every closed one",
+                        description="From the compiled model (no simulation): every timing of GAME's turn, in time "
+                        "order, where a kind of play is allowed (the window, who has priority first, who may act, how "
+                        "it closes) and every closed timing where no one may play. Exit 1 when the rule file is "
+                        "invalid, 2 when GAME or a filter names nothing.")
+    wh.add_argument("game", metavar="GAME", help="a game id (rules/<GAME>/game.yaml) or a rule file")
+    wh.add_argument("--play", action="append", metavar="KIND", help="only this kind of play (repeatable)")
+    wh.add_argument("--player", choices=("turn", "non_turn"), help="seen from the turn player or the other player")
+    wh.add_argument("--phase", metavar="P", help="only this phase or step (its id)")
+    wh.add_argument("--format", choices=("text", "json"), default="text")
+    wh.add_argument("--lang", choices=LANGS, default="en", help="language of the labels (default en)")
+    wh.add_argument("--rules", metavar="DIR", default="rules", help="the rules folder (default: rules)")
+    wh.set_defaults(command_module="when")
+
+    cv = sub.add_parser("coverage", help="which nodes and edges of each game the shipped scenarios visit",
+                        description="Run every shipped scenario (rules/<game>/scenarios/*.yaml) and report, per game, "
+                        "the nodes and edges they visit; every node not visited is listed with the reason the model "
+                        "gives (unreachable, a generated boundary control never reaches, …) or as reachable but "
+                        "not yet visited. Exit 1 when a rule file or a scenario is invalid.")
+    cv.add_argument("--format", choices=("text", "json"), default="text")
+    cv.add_argument("--lang", choices=LANGS, default="en", help="language of the labels (default en)")
+    cv.add_argument("--rules", metavar="DIR", default="rules", help="the rules folder (default: rules)")
+    cv.add_argument("--game", action="append", metavar="GAME", help="only this game (repeatable)")
+    cv.set_defaults(command_module="coverage")

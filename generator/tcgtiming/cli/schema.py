@@ -1,4 +1,4 @@
-"""tcgtiming schema: the JSON Schema of rule files or scenario files."""
+"""tcgtiming schema: the JSON Schema of rule files, scenario files or ruling files."""
 from __future__ import annotations
 
 import json
@@ -12,6 +12,10 @@ from .common import emit, report_current
 def run(args) -> int:
     if args.kind == "scenario":
         data = scenario_schema()
+    elif args.kind == "ruling":
+        from ..frontend.ruling import json_schema as ruling_schema
+
+        data = ruling_schema()
     else:
         data = json_schema()
     text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

@@ -111,6 +111,7 @@ class Choice:
     when: Condition | None
     entry: str  # the first node of its body, or the node after the decision when the body is empty
     note: Text | None = None
+    play: str | None = None  # player options: the play kind (an id of Game.plays) choosing it plays
 
 
 @dataclass(frozen=True, slots=True)

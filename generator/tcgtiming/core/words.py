@@ -10,7 +10,9 @@ words for card states, values, trigger icons, policies and abilities it makes). 
 from __future__ import annotations
 
 from .text import LANGS
+from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
+from .words_when import WHEN_WORDS
 
 WORDS: dict[str, tuple[str, str]] = {
     # --- charts, legends and timing tables -----------------------------------------------------
@@ -192,21 +194,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "site.cards": ("カード", "cards"),
     "site.board": ("ターン終了時の盤面", "the board at the end"),
     "site.trace_brief": ("トレース（要約）", "the trace (brief)"),
-    "site.player_note": ("一歩ずつ進めると、チャートの現在の位置が強調され、スタック・待機中の能力・優先権・各領域のカードが表示される（キーボード: ← →、Home、End）。",
-                         "Step through the run: the chart marks where it is, and the panels show the stack, the pending abilities, who holds priority and the cards in each zone (keys: ← →, Home, End)."),
-    "site.player_needs_script": ("この再生にはスクリプトが必要（下の表に同じ内容がある）。", "The player needs scripts; the table below has the same entries."),
-    "site.player_first": ("最初へ", "first entry"),
-    "site.player_back": ("一つ戻る", "one back"),
-    "site.player_forward": ("一つ進む", "one forward"),
-    "site.player_last": ("最後へ", "last entry"),
-    "site.player_every": ("すべての記録を一つずつ", "every entry (bookkeeping too)"),
-    "site.player_entry": ("記録", "entry"),
-    "site.player_stack": ("スタック", "stack"),
-    "site.player_pending": ("待機中の能力", "pending abilities"),
-    "site.player_priority": ("優先権", "priority"),
-    "site.player_zones": ("領域", "zones"),
-    "site.player_nothing": ("なし", "none"),
-    "site.player_turn": ("ターン", "turn"),
     "site.trace_brief_note": ("何も起きなかった手順の呼び出しは1行にまとめている。すべての行は下の「完全なトレース」に。",
                               "Procedure calls in which nothing happened are folded into one row; every row is in "
                               "the full trace below."),
@@ -451,34 +438,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.negate": ("{}を打ち消す", "negates {}"),
     "event.extra_pending": ("待機中の能力が1つ増える", "one more pending ability"),
     "event.no_effect": ("効果なし", "no effect"),
-    # --- explore: does the order matter? ----------------------------------------------------------
-    "explore.title": ("順序の検証: {}", "Does the order matter? {}"),
-    "explore.from": ("{} での最初の選択から先を検証", "explored from the first decision at {}"),
-    "explore.all": ("シナリオに書かれていない選択をすべて検証", "every decision the scenario leaves open, explored"),
-    "explore.counts": ("エンジンの実行 {} 回、異なる状態 {} 個、元の状態に戻るだけの選択 {} 個",
-                       "{} engine runs, {} distinct states, {} choices leading back to an earlier state"),
-    "explore.limit": ("上限の {} 回で打ち切り: 以下の結果は一部のみ（{} を増やす）",
-                      "stopped at the limit of {} runs: the outcomes below are incomplete (raise {})"),
-    "explore.matters": ("順序で結果が変わる: 異なる結果が {} 通り", "The order matters: {} different outcomes"),
-    "explore.same": ("順序で結果は変わらない: {} 通りの組み合わせがすべて同じ結果",
-                     "The order does not matter: all {} combinations end the same"),
-    "explore.unreached": ("この実行では {} で選択が一度もなかった: 検証した組み合わせはない",
-                          "no decision was made at {} in this run: nothing was explored"),
-    "explore.none": ("シナリオに書かれていない選択はない: 結果は 1 通り",
-                     "No decision is left open: one run, one outcome"),
-    "explore.outcome": ("結果 {}（{} 通りの組み合わせ）: {}", "Outcome {} ({} combinations): {}"),
-    "explore.outcome_one": ("結果 {}（1 通りの組み合わせ）: {}", "Outcome {} (one combination): {}"),
-    "explore.example": ("例（シナリオの選択の欄にそのまま書ける形）:", "for example (as scenario choices):"),
-    "explore.differs": ("結果で異なるカード:", "Cards that end differently:"),
-    "explore.nowhere": ("なし", "nowhere"),
-    "explore.ongoing": ("ゲームは続く", "the game goes on"),
-    "explore.draw": ("引き分け", "a draw"),
-    "explore.lose": ("{} の敗北", "{} loses"),
-    "explore.error": ("エラー {0} で停止", "stops with error {0}: {1}"),
 }
 
-
 WORDS.update(POINT_WORDS)
+WORDS.update(JUDGE_WORDS)
+WORDS.update(WHEN_WORDS)  # the timing lookup's and the coverage report's words
 
 
 def word(key: str, lang: str, *args) -> str:

@@ -227,6 +227,8 @@ class FileChecks:
                     self.cite(opt.cite, opath + ("cite",))
                 if opt.when is not None:
                     self.res.condition(opt.when, opath + ("when",))
+                if opt.play is not None:
+                    self.res.ref(opt.play, self.plays, opath + ("play",), "play kind")
                 self.seq(opt.then, opath + ("then",), has_cite or opt.cite is not None)
             if n.options is not None and not n.options:
                 self.fail("C314", "'options' is empty", path + ("options",))
@@ -297,7 +299,7 @@ class FileChecks:
         rf, uses = self.rf, self.res.uses
         for registry, what, where, why in ((rf.roles, "role", "roles", "nothing names it"),
                                            (rf.events, "event", "events", "no trigger point or action uses it"),
-                                           (rf.plays, "play kind", "plays", "no priority window allows it")):
+                                           (rf.plays, "play kind", "plays", "no priority window or option plays it")):
             if what in uses.unknown:
                 continue
             for i, x in enumerate(registry):

@@ -367,7 +367,7 @@ class Compiler:
                 kw["choices"] = tuple(
                     m.Choice(opt.id, text(opt.label),
                              lower_condition(opt.when, self._node_ref(rec, p + ("when",))) if opt.when is not None else None,
-                             entry, text(opt.note))
+                             entry, text(opt.note), opt.play)
                     for (opt, sub, p), entry in zip(rec.subs, rec.entries))
             elif k in ("auto", "closed"):
                 kw["action"] = _action(spec.do)

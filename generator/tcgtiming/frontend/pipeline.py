@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import checks, flow, shape
 from . import lowering as compiler
+from . import ruling as ruling_mod
 from . import scenario as scenario_mod
 from ..core.diagnostics import Diagnostic
 from .loader import Document, load
@@ -26,6 +27,7 @@ class Result:
     doc: Document | None
     game: Game | None = None
     scenario: object | None = None
+    ruling: object | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -40,7 +42,9 @@ class Result:
 def compile_document(doc: Document, rules: str | None = None) -> Result:
     res = Result(doc.file, doc, diagnostics=list(doc.diagnostics))
     if doc.data is None:  # the YAML could not be read at all
-        return _done(res)
+        return finish(res)
+    if ruling_mod.is_ruling(doc.data):
+        return ruling_mod.compile_ruling(doc, rules, res)
     if scenario_mod.is_scenario(doc.data):
         return compile_scenario(doc, rules, res)
     rf, diags = shape.validate(doc)
@@ -48,10 +52,10 @@ def compile_document(doc: Document, rules: str | None = None) -> Result:
     placeholders: tuple = ()
     if rf is None:
         if any(d.code == "S200" for d in diags):
-            return _done(res)
+            return finish(res)
         rf, placeholders = shape.recover(doc)
         if rf is None:
-            return _done(res)
+            return finish(res)
     later = checks.check_file(rf, doc)
     game, diags = compiler.build(rf, doc)
     later += diags
@@ -62,7 +66,7 @@ def compile_document(doc: Document, rules: str | None = None) -> Result:
         res.diagnostics += flow.check_graph(game)
     if not res.errors:
         res.game = game
-    return _done(res)
+    return finish(res)
 
 
 def _inside(doc: Document, d: Diagnostic, path: tuple) -> bool:
@@ -71,7 +75,7 @@ def _inside(doc: Document, d: Diagnostic, path: tuple) -> bool:
                                                        (d.line == span.end_line and d.col < span.end_col))
 
 
-def _done(res: Result) -> Result:
+def finish(res: Result) -> Result:
     seen = set()
     unique = []
     for d in sorted(res.diagnostics, key=Diagnostic.sort_key):
@@ -110,12 +114,12 @@ def compile_scenario(doc: Document, rules: str | None, res: Result) -> Result:
     sf, diags = scenario_mod.validate(doc)
     res.diagnostics += diags
     if sf is None:
-        return _done(res)
+        return finish(res)
     path = rules_for(sf.scenario.game, doc.file, rules)
     if path is None:
         res.diagnostics.append(doc.diag("R506", f"no rule file for game '{sf.scenario.game}'", ("scenario", "game"),
                                         help="pass --rules DIR, or keep the scenario in rules/<game>/scenarios/"))
-        return _done(res)
+        return finish(res)
     key = (os.path.abspath(path), os.path.getmtime(path))
     game_res = _GAMES.get(key)
     if game_res is None:
@@ -123,12 +127,12 @@ def compile_scenario(doc: Document, rules: str | None, res: Result) -> Result:
     if game_res.game is None:
         res.diagnostics.append(doc.diag("R506", f"the rule file {os.path.relpath(path)} of game '{sf.scenario.game}' is invalid "
                                         f"({len(game_res.errors)} errors): validate it first", ("scenario", "game")))
-        return _done(res)
+        return finish(res)
     res.diagnostics += scenario_mod.ScenarioChecks(sf, game_res.game, doc).run()
     if not res.errors:
         res.game = game_res.game
         res.scenario = scenario_mod.build(sf, doc, game_res.game)
-    return _done(res)
+    return finish(res)
 
 
 def find_rule_files(path: str) -> list[str]:

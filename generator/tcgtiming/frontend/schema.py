@@ -142,6 +142,8 @@ class Option(Model):
     note: Text | None = None
     cite: Cite | None = None
     when: Condition | None = Field(None, description="The option is available only when this holds.")
+    play: Ref | None = Field(None, description="Choosing this option plays a card or ability of this play kind "
+                             "(an id of 'plays'); the option is then a timing where that kind may be played.")
     then: list["Node"] = Field(default_factory=list)
 
 
@@ -386,7 +388,7 @@ class RuleFile(Model):
     roles: list[Role]
     zones: list[Zone] = Field(default_factory=list)
     events: list[Named] = Field(default_factory=list)
-    plays: list[Named] = Field(default_factory=list, description="Kinds of play allowed in priority windows.")
+    plays: list[Named] = Field(default_factory=list, description="Kinds of play: allowed in priority windows, or played by a player's option.")
     lists: list[NamedList] = Field(default_factory=list)
     constants: dict[str, Union[int, str, bool]] = Field(default_factory=dict)
     rule_processes: list[RuleProcess] = Field(default_factory=list)

@@ -12,6 +12,8 @@ links land on the node's anchor):
   ``<game>/<phase>.html``              one per phase: its chart, then every node in time order
   ``<game>/<procedure>.html``          one per procedure, the same way
   ``<game>/timing/index.html``         the timing-chart table (``tables``)
+  ``<game>/when/index.html``           may I play now? (``lookups``: ``present.when``, filtered by assets/when.js)
+  ``<game>/coverage/index.html``       what the scenarios visit, with heat-map charts (``lookups``)
   ``<game>/sources/index.html``        each source, its sections and the nodes citing each one
   ``<game>/scenarios/index.html``      the example scenarios
   ``<game>/scenarios/<file>.html``     one scenario: what it demonstrates, the trace overlay, the trace, the board

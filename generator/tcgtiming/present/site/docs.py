@@ -19,6 +19,7 @@ from markupsafe import Markup
 from .inputs import Inputs
 from .markup import a, code, h, join, rel, slug, tx, w
 from .pages import Page, Pages, container_page, heading, overview_page, sources_page, table, timing_page
+from .ruling_pages import ruling_items, ruling_page, rulings_index
 from .scenario_pages import scenario_page, scenarios_index
 
 DATA = files(__package__) / "data"
@@ -120,17 +121,28 @@ def home_page(inputs: Inputs, lang: str, hand_written: Traversable | None) -> Pa
 def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable | None = HAND_WRITTEN) -> Pages:
     """Every page of the site in one language (path -> Page) and the files beside them; drawn is the
     folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none)."""
+    from ..coverage import all_visits, coverage
+    from .lookups import coverage_page, when_page
+
     p = Pages(drawn, lang)
+    visits = all_visits(inputs)
     for g in inputs.games:
         runs = inputs.runs.get(g.id, [])
         p.add(overview_page(p, g, runs))
         for cid in [ph.id for ph in g.phases] + [pr.id for pr in g.procedures]:
             p.add(container_page(p, g, cid))
         p.add(timing_page(g, lang))
+        p.add(when_page(g, lang))
+        p.add(coverage_page(p, g, coverage(g, visits)))
         p.add(sources_page(g, runs, lang))
         p.add(scenarios_index(g, runs, lang))
         for sr in runs:
             p.add(scenario_page(p, g, sr))
+        rulings = inputs.rulings.get(g.id, [])
+        if rulings:
+            p.add(rulings_index(g, rulings, lang))
+            for rr in rulings:
+                p.add(ruling_page(p, g, rr))
     p.add(reference_page(lang))
     for name, text in guide_pages():
         p.add(Page(f"guide/{name}.html", _title(text), markdown_html(text), search="page", lang_body="en"))
@@ -148,6 +160,7 @@ def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable |
 
 def nav(inputs: Inputs, lang: str) -> list[dict]:
     """The navigation: [{title, path, children, game}] (paths inside the language's folder)."""
+    from ...core.words import word
 
     def item(title: str, path: str | None = None, children=(), game: str | None = None) -> dict:
         return {"title": title, "path": path, "children": list(children), "game": game}
@@ -160,10 +173,15 @@ def nav(inputs: Inputs, lang: str) -> list[dict]:
             kids.append(item(w("procedures", lang), None,
                              [item(tx(pr.label, lang), f"{g.id}/{pr.id}.html") for pr in g.procedures]))
         kids.append(item(w("timing", lang), f"{g.id}/timing/index.html"))
+        kids += [item(word("when.link", lang), f"{g.id}/when/index.html"), item(word("cov.link", lang), f"{g.id}/coverage/index.html")]
         kids.append(item(w("sources", lang), f"{g.id}/sources/index.html"))
         runs = inputs.runs.get(g.id, [])
         kids.append(item(w("scenarios", lang), f"{g.id}/scenarios/index.html",
                          [item(tx(sr.scenario.title, lang), f"{g.id}/scenarios/{sr.stem}.html") for sr in runs]))
+        rulings = inputs.rulings.get(g.id, [])
+        if rulings:
+            kids.append(item(w("rulings", lang), f"{g.id}/rulings/index.html",
+                             [item(t, path) for t, path in ruling_items(g, rulings, lang)]))
         out.append(item(tx(g.name, lang), f"{g.id}/turn.html", kids, g.id))
     guide = [item(_title(text), f"guide/{name}.html") for name, text in guide_pages()]
     out.append(item(w("reference", lang), None, guide + [item(w("reference_tables", lang), "reference.html")], "guide"))

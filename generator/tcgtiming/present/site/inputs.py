@@ -32,9 +32,34 @@ class ScenarioRun:
 
 
 @dataclass
+class RulingRun:
+    """A ruling checked during the build (only passing ones are kept: a failing one stops it)."""
+    path: str
+    stem: str
+    ruling: object  # core.ruling.Ruling
+    run: object  # runtime.engine.Run (None when the ruling expects a refusal)
+    text: str
+    shown: str
+    facts: int  # the facts it checks (all hold)
+
+    @property
+    def scenario(self):
+        return self.ruling.scenario
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {pid: name for pid, name, _ in self.ruling.scenario.players}
+
+    @property
+    def scenario_stem(self) -> str:
+        return Path(self.ruling.uses).stem if self.ruling.uses else ""
+
+
+@dataclass
 class Inputs:
     games: list[Game]  # by id
     runs: dict[str, list[ScenarioRun]]  # game id -> its scenarios' runs, by file name
+    rulings: dict[str, list[RulingRun]] = field(default_factory=dict)  # game id -> its rulings, by file name
 
 
 @dataclass(eq=False)
@@ -118,9 +143,55 @@ def collect(rules_dir: str) -> Inputs:
         text = Path(path).read_text(encoding="utf-8")
         shown = Path(os.path.relpath(Path(path).resolve(), shown_from)).as_posix()
         runs.setdefault(sc.game, []).append(ScenarioRun(path, Path(path).stem, sc, run, text, shown))
+    rulings = collect_rulings(rules_dir, games, shown_from, error)
     if error.invalid or error.failed:
         raise error
-    return Inputs(sorted(games.values(), key=lambda g: g.id), runs)
+    return Inputs(sorted(games.values(), key=lambda g: g.id), runs, rulings)
+
+
+def ruling_files(rules_dir: str) -> list[str]:
+    if not os.path.isdir(rules_dir):
+        return []
+    return sorted(str(p) for p in Path(rules_dir).glob("*/rulings/*.yaml"))
+
+
+def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error) -> dict[str, list[RulingRun]]:
+    """Check every ruling (``tcgtiming check``): the passing ones, by game; a failing or invalid one
+    goes into ``error`` (the build stops)."""
+    from ...frontend.pipeline import compile_file
+    from ...runtime.expect import diagnostics
+    from ...runtime.rulings import check_ruling
+
+    out: dict[str, list[RulingRun]] = {}
+    files = ruling_files(rules_dir)
+    error.scenarios += len(files)
+    for path in files:
+        res = compile_file(path, rules=rules_dir)
+        if res.errors or res.ruling is None:
+            error.invalid.append(([res], [path]))
+            continue
+        r = res.ruling
+        if r.game not in games:
+            error.failed.append((Diagnostic("R506", f"the game '{r.game}' of the ruling is not among the rules in "
+                                            f"{rules_dir}", path, 0, 0), None))
+            continue
+        v = check_ruling(r, res.game)
+        if not v.passed:
+            error.failed += [(d, _line_of(f.loc)) for d, f in zip(diagnostics(v.failures, res.game, r.scenario), v.failures)]
+            continue
+        text = Path(path).read_text(encoding="utf-8")
+        shown = Path(os.path.relpath(Path(path).resolve(), shown_from)).as_posix()
+        out.setdefault(r.game, []).append(RulingRun(path, Path(path).stem, r, v.run, text, shown, _count(r.expect)))
+    return out
+
+
+def _count(ex) -> int:
+    """The facts a ruling's expect states."""
+    n = sum(1 for x in (ex.visits, ex.never, ex.zones, ex.result, ex.loser) if x)
+    f = ex.facts
+    if f is not None:
+        n += len(f.order) + len(f.at) + len(f.events) + (1 if f.refused is not None else 0)
+    return n
 
 
 def compile_scenario(path: str, rules_dir: str, compiled: dict[str, Game]):

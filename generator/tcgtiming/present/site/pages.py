@@ -131,7 +131,8 @@ def overview_page(p: Pages, game: Game, runs: list[ScenarioRun]) -> Page:
     out.append(p.chart(page, f"charts/{game.id}/turn", Text(f"{game.name.ja}のターンの流れ", f"the turn of {game.name.en}")))
     out.append(h("p", w("roles_swap" if game.roles_swap else "no_swap", lang)))
     out.append(h("p", a("scenarios/index.html", w("scenario_list", lang)), f" ({len(runs)}) · ",
-                 a("timing/index.html", w("timing", lang)), " · ",
+                 a("timing/index.html", w("timing", lang)), " · ", a("when/index.html", _word("when.link", lang)), " · ",
+                 a("coverage/index.html", _word("cov.link", lang)), " · ",
                  a("sources/index.html", w("sources", lang)), class_="tcg-crumbs"))
     out.append(heading(2, w("phases", lang)))
     rows = []
@@ -183,6 +184,12 @@ def _words():
     from ...core.words import WORDS
 
     return WORDS
+
+
+def _word(key: str, lang: str) -> str:
+    from ...core.words import word
+
+    return word(key, lang)
 
 
 _TIMING_CELL = re.compile(r'<td class="timing (k-[\w-]+)" id="([^"]+)">(.*?)</td>')

@@ -53,11 +53,13 @@ def draw_charts(inputs: Inputs, folder: Path, cache: Path | None, workers: int |
         for game in inputs.games:
             for job in chart_jobs(game, chart_ids(game), LANGS, ["svg"]):
                 yield dataclasses.replace(job, rel=f"charts/{job.rel}")
-            for sr in inputs.runs.get(game.id, []):
-                ov = build_overlay(game, [(e.seq, e.node) for e in sr.run.entries])
+            runs = [(sr.stem, sr.run) for sr in inputs.runs.get(game.id, [])]
+            runs += [(f"ruling-{rr.stem}", rr.run) for rr in inputs.rulings.get(game.id, []) if rr.run is not None]
+            for stem, run in runs:
+                ov = build_overlay(game, [(e.seq, e.node) for e in run.entries])
                 for job in chart_jobs(game, ["turn"], LANGS, ["svg"], ov):
                     lang = job.rel.rsplit(".", 2)[-2]
-                    yield dataclasses.replace(job, rel=f"overlays/{game.id}/{sr.stem}.{lang}.svg")
+                    yield dataclasses.replace(job, rel=f"overlays/{game.id}/{stem}.{lang}.svg")
 
     run_jobs(jobs(), folder, cache, workers)
 

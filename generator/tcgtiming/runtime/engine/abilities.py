@@ -24,24 +24,25 @@ class Abilities:
         counts = self.event_counts
         n = counts[event] = counts.get(event, 0) + 1
         deck = self.deck
+        of_card = event in CARD_EVENTS
         found = []
-        for item in listeners:
-            card, ab = item
+        # each listener: (card, ability, every, zone, only its own card, condition), read once per run
+        for card, ab, every, zone, own, cond in listeners:
+            if every and n % every:
+                continue
             z = card.zone
             if z is None or z == deck:
                 continue
-            every = ab.every
-            if every and n % every:
+            if zone is not None and z != zone:
                 continue
-            if ab.zone is not None and z != ab.zone:
+            if own and subject is not card and of_card:
                 continue
-            if ab.to is not None and (subject is None or subject.zone != ab.to):
+            to = ab.to
+            if to is not None and (subject is None or subject.zone != to):
                 continue
-            if ab.subject == "self" and subject is not card and event in CARD_EVENTS:
+            if cond is not None and not self.holds_for(cond, card):
                 continue
-            if ab.condition is not None and not self.holds_for(ab.condition, card):
-                continue
-            found.append(item)
+            found.append((card, ab))
         if not found:
             return
         if len(found) > 1:  # the turn player's first, then by zone, position in the zone, ability

@@ -22,60 +22,63 @@ from .windows import Windows
 class Machine(Flow, Windows, Abilities):
     """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
 
+    # what every run starts with that is never changed in place (a run sets its own when it changes)
+    _rng = None
+    turn_index = 0
+    ssnap = None  # the stack as a cons list (newest first): an entry's O(1) snapshot
+    attack = None
+    attacks_this_turn = 0
+    damage_left = 0
+    _chosen: RCard | None = None  # the card chosen at the last decision (Flow.chosen), and the choice
+    _chosen_by = None  # that chose it
+    result = "ongoing"
+    priority: str | None = None
+    window_state = None
+    in_interrupt = False
+    rule_key: str | None = None
+    policy_decisions = 0
+    player_choice_node: str | None = None
+    player_choice = None
+    at = 0  # the node being run (for entries made inside its work; kept up to date with the trace)
+    node = 0  # the latest decision's node (player action, window, for-each): the state's position
+
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
                  ring=None, explorer=None):
         self.prog, self.sc, self.strict = prog, scenario, strict
         self.policy = policy or scenario.policy
-        self._rng = None
         setup = prog.setup(scenario)  # what every run of the scenario starts from, worked out once
         self.players, self.names = setup.players, setup.names
         self.first_turn = scenario.first_turn
         self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
         self.zones: dict[str, dict[str, list[RCard]]] = {}
-        self.cards: dict[str, RCard] = {}
+        self.cards = cards = {}
         made = []
         for pid, layout in setup.zones:
             zones = self.zones[pid] = {}
-            for z, cards in layout:
-                here = zones[z] = []
-                for spec, base, slot in cards:
-                    card = RCard(spec, pid, base, z, slot)
-                    here.append(card)
-                    self.cards[spec.id] = card
-                    made.append(card)
-        # the index of auto abilities by event: (card, ability), in the order of the scenario's cards
-        self.listen = {ev: [(made[i], ab) for i, ab in items] for ev, items in setup.listen}
-        other = [p for p in self.players if p != scenario.turn_player]
-        self.seat = [scenario.turn_player, other[0] if other else scenario.turn_player, None, None]  # turn, non-turn, self, self's opponent
-        self.turn_index = 0
-        self.pending = {p: Queue() for p in self.players}
+            for z, specs in layout:
+                here = zones[z] = [RCard(spec, pid, base, z, slot) for spec, base, slot in specs]
+                made += here
+        for card in made:
+            cards[card.id] = card
+        # the index of auto abilities by event: (card, ability, every, zone, own card only, condition),
+        # in the order of the scenario's cards
+        self.listen = {ev: [(made[it[0]],) + it[1:] for it in items] for ev, items in setup.listen}
+        tp = scenario.turn_player
+        other = [p for p in self.players if p != tp]
+        self.seat = [tp, other[0] if other else tp, None, None]  # turn, non-turn, self, self's opponent
+        self.pending = pending = {p: Queue() for p in self.players}
         self.stack: list = []
-        self.ssnap = None  # the stack as a cons list (newest first): an entry's O(1) snapshot
-        self.attack = None
-        self.attacks_this_turn = 0
         self.revealed: list[RCard] = []
-        self.damage_left = 0
         self.decisions: dict[str, str] = {}
-        self.chosen: RCard | None = None
         self.event_counts: dict[str, int] = {}
         self.losers: list[str] = []
-        self.result = "ongoing"
         self.frames: list[int] = []  # the call nodes of the procedures being run
         self.loops: dict[str, int] = {}
         self.vars: dict[str, str] = {}
-        self.priority: str | None = None
-        self.window_state = None
-        self.in_interrupt = False
-        self.rule_key: str | None = None
-        self.policy_decisions = 0
-        self.player_choice_node: str | None = None
-        self.player_choice = None
         self.script(setup.choices)
         self.left = scenario.max_steps  # steps left in the budget
-        self.at = 0  # the node being run (for entries made inside its work; kept up to date with the trace)
-        self.node = 0  # the latest decision's node (player action, window, for-each): the state's position
         self.out = out  # the record stream (None: no trace)
-        self.queues = [self.pending[p] for p in self.players]
+        self.queues = [pending[p] for p in self.players]
         self.ring = ring  # the recent records, when a run is repeated to name the cycle it is caught in
         self.explorer = explorer  # answers the unscripted decisions in an exploration (``runtime.explore``)
 
@@ -228,9 +231,14 @@ class Machine(Flow, Windows, Abilities):
 
     def context(self) -> None:
         """The context of the entries from here on: turn, turn player, pending, stack, priority (O(1))."""
-        a, b = self.queues if len(self.queues) == 2 else (self.queues + self.queues)[:2]
-        self.out((None, (self.turn_index, self.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))[:len(self.queues)],
-                         self.ssnap, self.priority)))
+        q = self.queues
+        a = q[0]
+        if len(q) > 1:
+            b = q[1]
+            snaps = ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))
+        else:
+            snaps = ((a.log, a.head, len(a.log)),)
+        self.out((None, (self.turn_index, self.seat[0], snaps, self.ssnap, self.priority)))
 
     # --- the budget ------------------------------------------------------------------------------
     def tick(self) -> None:

@@ -199,7 +199,8 @@ class Setup:
                     cards.append((spec, dict(spec.stats), k if z == self.stage else None))
                     for ab in spec.abilities:
                         if ab.kind == "auto" and ab.event is not None:
-                            listen.setdefault(ab.event, []).append((i, ab))
+                            listen.setdefault(ab.event, []).append(
+                                (i, ab, ab.every, ab.zone, ab.subject == "self", ab.condition))
                     i += 1
                 layout.append((z, tuple(cards)))
             zones.append((pid, tuple(layout)))
