@@ -101,12 +101,14 @@ def test_a_new_kind_of_input_joins_through_the_visit_sources(cli, monkeypatch):
         ws = next(g for g in inputs.games if g.id == "ws")
         return [coverage.Visit("ws", "ruling", "r-loss", ((1, ws.turn.begin), (2, "check_timing.loss.draw.1")))]
 
+    before = json.loads(cli("coverage", "--format", "json", "--game", "ws", "--rules", ROOT / "rules")[1])["games"][0]
     monkeypatch.setattr(coverage, "VISIT_SOURCES", coverage.VISIT_SOURCES + [rulings])
     code, out, err = cli("coverage", "--format", "json", "--game", "ws", "--rules", ROOT / "rules")
     assert code == 0, err
     ws = json.loads(out)["games"][0]
     assert {"kind": "ruling", "name": "r-loss"} in ws["inputs"]
-    assert ws["visits"]["check_timing.loss.draw.1"] == 1
+    # one visit more than the shipped inputs make (ws/level-up-due-at-start ends in a draw too)
+    assert ws["visits"]["check_timing.loss.draw.1"] == before["visits"].get("check_timing.loss.draw.1", 0) + 1
     assert "check_timing.loss.draw.1" not in {u["node"] for u in ws["unvisited"]}
 
 

@@ -175,14 +175,15 @@ def test_encore_the_tie_reverses_both():
 def test_encore_turn_player_first_each_followed_by_its_check_timing():
     es = run("encore").entries
     alice_out = index(es, "attack.encore.3.reversed.1")
-    check = index(es, "attack.encore.3.reversed.2", alice_out)
-    back = index(es, "attack.encore.3.reversed.3", check)
+    built_in = index(es, "attack.encore.3.reversed.2", alice_out)
+    check = index(es, "attack.encore.3.reversed.3", alice_out)
+    back = index(es, "attack.encore.3.reversed.4", check)
     resolve = index(es, "check_timing.2.pending.1", check)
     bob_out = index(es, "attack.encore.4.reversed.1")
-    assert alice_out < check < resolve < back < bob_out
+    assert alice_out < built_in < check < resolve < back < bob_out
     a, b = es[alice_out], es[bob_out]
     assert (a.actor, a.role, a.event) == ("p1", "turn_player", ("move", ("a-att",), "stage", "waiting_room"))
-    assert dict(a.pending)["p1"] == (("a-att", "encore"),)  # triggered by leaving the stage
+    assert dict(es[built_in].pending)["p1"] == (("a-att", "encore"),)  # the rule file's built-in encore
     assert (b.actor, b.role, b.event) == ("p2", "non_turn_player", ("move", ("b-def",), "stage", "waiting_room"))
     r = es[resolve]
     assert (r.actor, r.role) == ("p1", "turn_player")

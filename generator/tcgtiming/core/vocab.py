@@ -79,11 +79,11 @@ ZONE_ROLES: dict[str, str] = {
 }
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
 
-# The words a scenario's card may use, each declared by a list of the rule file (card field -> list
-# id): an item's id, or its name in either language, which stands for the id. A game without such a
-# list admits no word in that field.
-CARD_WORD_LISTS: dict[str, str] = {"type": "card_types", "traits": "traits", "faction": "factions",
-                                   "triggers": "triggers"}
+# The words a scenario's card may use, each declared by lists of the rule file (card field -> list
+# ids; a card's colour is one of its traits): an item's id, or its name in either language, which
+# stands for the id. A game with none of a field's lists admits no word in that field.
+CARD_WORD_LISTS: dict[str, tuple[str, ...]] = {"type": ("card_types",), "traits": ("traits", "colours"),
+                                               "faction": ("factions",), "triggers": ("triggers",)}
 
 
 def _p(spec: str, doc: str = "") -> Param:
@@ -124,6 +124,12 @@ PREDICATES: dict[str, Entry] = _entries(
     # --- additions: versus ---
     Entry("has_keyword", "The player has a card with the given keyword skill (in the zone, if one is given).",
           (_p("player:player"), _p("keyword:trait"), _p("zone?:zone"))),
+    Entry("untriggered", "An auto ability waiting for the event would trigger now but did not when the event last "
+          "happened (its card arrived, or its condition came to hold, after that).", (_p("event:event"),)),
+    Entry("has_type", "The player has a card of the given card type (in the zone, if one is given).",
+          (_p("player:player"), _p("type:card_type"), _p("zone?:zone"))),
+    Entry("chosen_has", "The card chosen at the latest decision has the given keyword skill or trait (and/or card type).",
+          (_p("keyword?:trait"), _p("type?:card_type"))),
     Entry("stat_at_least", "A value of one battling character is at least a value of the other (e.g. the attacker's AP reaches the blocker's DP).",
           (_p("who:enum:attacker|defender"), _p("stat:enum:power|ap|dp|attack|defense"),
            _p("than:enum:attacker|defender"), _p("than_stat:enum:power|ap|dp|attack|defense"))),
@@ -144,12 +150,21 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("discard_to_limit", "The player discards chosen cards from hand down to the limit.",
           (_p("player:role"), _p("limit:int"), _p("to:zone"))),
     Entry("place", "The player puts a card from hand onto the field (character, climax, power card, item).",
-          (_p("player:role"), _p("from:zone"), _p("to:zone"), _p("state?:enum:" + STATES))),
+          (_p("player:role"), _p("from:zone"), _p("to:zone"), _p("state?:enum:" + STATES),
+           _p("type?:name", "the card type the card must have (refused otherwise, on every path that places)"),
+           _p("keyword?:name", "a keyword skill that changes the state the card enters in"),
+           _p("keyword_state?:enum:" + STATES, "the state a card with the keyword enters in"),
+           _p("level_zone?:zone", "play condition: the card's level is at most the number of cards in this zone"),
+           _p("pay_from?:zone", "play condition: the card's cost is paid with that many top cards of this zone"),
+           _p("pay_to?:zone", "where the cards paying the cost go"),
+           _p("colours?:list", "play condition: a card of the card's colour (a trait in this list) must be in the "
+              "level zone or colour_zone; a card with no colour has none"),
+           _p("colour_zone?:zone", "the other zone a card of the colour may be in"))),
     Entry("play", "The player plays a card or an ability of the given play kind.", (_p("player:role"), _p("kind:name"))),
     Entry("declare_attack", "The player chooses an attacking character (and the attack's target or type).",
-          (_p("player:role"),)),
+          (_p("player:role"), _p("pay?:name", "a value of the attacker paid from its own power, e.g. attack_cost"))),
     Entry("declare_block", "The player chooses a character to block / guard / defend with, or none.",
-          (_p("player:role"), _p("pay?:name", "what the block costs, e.g. guard_cost"))),
+          (_p("player:role"), _p("pay?:name", "a value of the blocker paid from its own power, e.g. guard_cost"))),
     Entry("modify", "Change a value of the attacking or defending character until the end of the attack or turn.",
           (_p("target:enum:attacker|defender"), _p("stat:enum:soul|power|ap|dp|attack|defense"),
            _p("by?:int"), _p("by_level_of?:enum:attacker|defender"), _p("negate?:bool"))),
@@ -174,11 +189,16 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("player:player"),)),
     Entry("pay_cost", "The player pays the chosen card's cost (one of its values, e.g. E) by turning that many cards of a "
           "zone from one state to another (VERSUS: usable magic cards face down).",
-          (_p("player:role"), _p("zone:zone"), _p("stat:enum:cost|e|level|guard_cost|encore_cost"),
+          (_p("player:role"), _p("zone:zone"), _p("stat:enum:cost|e|level|guard_cost|attack_cost|encore_cost"),
            _p("to:enum:" + STATES), _p("from?:enum:" + STATES))),
     Entry("trigger_icon", "Carry out the trigger icon of the card just revealed (e.g. soul: the attacker gets +1 soul).",
           (_p("player:role"),)),
     # --- additions: ws ---
+    Entry("built_in_return", "A built-in auto ability every card of the type has, without a scenario stating it (WS: "
+          "encore): the card the player has just put into the zone becomes pending with it, unless it has its own "
+          "ability of that id; paying cost cards (the top ones, pay_from to pay_to) returns it to back_to in the state.",
+          (_p("player:role"), _p("id:name"), _p("type:name"), _p("zone:zone"), _p("back_to:zone"),
+           _p("state:enum:" + STATES), _p("cost:int"), _p("pay_from:zone"), _p("pay_to:zone"))),
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
           (_p("player:role"), _p("keyword:trait"), _p("zone?:zone"))),
@@ -211,5 +231,8 @@ EFFECTS: dict[str, Entry] = _entries(
           (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to:zone"))),
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
+    Entry("pay", "A cost: the controller turns count cards of a zone (any zone) from one state to another (VERSUS: usable "
+          "magic cards face down); refused, saying why, when fewer cards can pay.",
+          (_p("zone:zone"), _p("count:int"), _p("to:enum:" + STATES), _p("from?:enum:" + STATES))),
 )
 

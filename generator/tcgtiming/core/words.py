@@ -330,6 +330,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "policy.random": ("ランダム", "random"),
     "ability.abolish": ("廃棄（{}へ）", "abolish (to the {})"),
     "ability.extra": ("追加の待機能力", "extra pending ability"),
+    "ability.encore": ("標準のアンコール", "built-in encore"),
     # --- what trace entries say happened (one key per event code, or code.variant) -------------------
     "event.begin": ("{}開始", "{}: start"),
     "event.end": ("{}終了", "{}: end"),

@@ -17,9 +17,10 @@ WHAT = {"type": "card type", "traits": "trait", "faction": "faction", "triggers"
 
 def aliases(game: m.Game, field: str) -> dict[str, str] | None:
     """Every word the field admits -> the id it stands for (None: the game declares no such list)."""
-    items = game.lists.get(CARD_WORD_LISTS[field])
-    if items is None:
+    lists = [game.lists[k] for k in CARD_WORD_LISTS[field] if k in game.lists]
+    if not lists:
         return None
+    items = [it for li in lists for it in li]
     out: dict[str, str] = {}
     for it in items:
         out.setdefault(it.name.ja, it.id)
@@ -45,7 +46,7 @@ def _values(card, field) -> list[tuple[str, tuple]]:
 
 def check_card(game: m.Game, card, path: tuple, fail) -> None:
     """Report each word of the card (a ``CardSpec``) that the game does not declare."""
-    for field, list_id in CARD_WORD_LISTS.items():
+    for field, list_ids in CARD_WORD_LISTS.items():
         words = aliases(game, field)
         for word, at in _values(card, field):
             if word_id(words, word) is not None:
@@ -53,9 +54,9 @@ def check_card(game: m.Game, card, path: tuple, fail) -> None:
             what = WHAT[field]
             if words is None:
                 fail("C302", f"{game.id} declares no {what} ('{word}' cannot be checked)", path + at,
-                     help=f"declare the words in a list '{list_id}' of the rule file, or leave '{field}' out")
+                     help=f"declare the words in a list '{list_ids[0]}' of the rule file, or leave '{field}' out")
                 continue
-            items = game.lists[list_id]
+            items = [it for k in list_ids for it in game.lists.get(k, ())]
             ids = [it.id for it in items]
             names = ids + [it.name.ja for it in items] + [it.name.en for it in items]
             fail("C302", f"unknown {what} '{word}' in {game.id}", path + at,

@@ -51,6 +51,9 @@ class FileChecks:
                 self.opt_text(getattr(x, "note", None), (name, i, "note"))
                 if getattr(x, "cite", None) is not None:
                     self.cite(x.cite, (name, i, "cite"))
+        for i, p in enumerate(rf.plays):
+            if p.cost is not None:
+                self.res.ref(p.cost.zone, self.res.reg.zones, ("plays", i, "cost", "zone"), "zone")
         held: dict[str, str] = {}
         for i, z in enumerate(rf.zones):
             if z.role is not None and z.role in held:

@@ -100,11 +100,12 @@ class Resolver:
 
     def card_word(self, value, path, field: str) -> None:
         """A card word a rule names (a keyword, a card type): an item of the list that declares them."""
-        list_id = CARD_WORD_LISTS[field]
-        words = self.reg.items.get(list_id)
+        list_ids = CARD_WORD_LISTS[field]
+        declared = [self.reg.items[k] for k in list_ids if k in self.reg.items]
+        words = frozenset().union(*declared) if declared else None
         if words is None:
             self.fail("C302", f"'{value}' names a {CARD_WORD_WHAT[field]}, but the game declares none", path,
-                      help=f"declare them in a list '{list_id}'")
+                      help=f"declare them in a list '{list_ids[0]}'")
         else:
             self.ref(value, words, path, CARD_WORD_WHAT[field])
 

@@ -308,6 +308,19 @@ class Named(Model):
     cite: Cite | None = None
 
 
+class PlayCost(Model):
+    stat: Id = Field(description="The card value that sets how many cards pay (e.g. e).")
+    zone: Ref = Field(description="The zone of the player's cards that pay.")
+    to: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] = Field(
+        description="The state the paying cards are turned to.")
+    from_: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] | None = Field(
+        None, alias="from", description="The state a card must be in to pay (default: any).")
+
+
+class Play(Named):
+    cost: PlayCost | None = Field(None, description="What every card played this way costs, without the card stating it.")
+
+
 class Zone(Named):
     role: Literal[tuple(ZONE_ROLES)] | None = Field(  # type: ignore[valid-type]
         None, description="What the zone means to the engine (at most one zone per role): "
@@ -388,7 +401,7 @@ class RuleFile(Model):
     roles: list[Role]
     zones: list[Zone] = Field(default_factory=list)
     events: list[Named] = Field(default_factory=list)
-    plays: list[Named] = Field(default_factory=list, description="Kinds of play: allowed in priority windows, or played by a player's option.")
+    plays: list[Play] = Field(default_factory=list, description="Kinds of play: allowed in priority windows, or played by a player's option.")
     lists: list[NamedList] = Field(default_factory=list)
     constants: dict[str, Union[int, str, bool]] = Field(default_factory=dict)
     rule_processes: list[RuleProcess] = Field(default_factory=list)

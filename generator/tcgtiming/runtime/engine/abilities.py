@@ -5,8 +5,16 @@ abilities resolve one at a time. Every rule applied and every ability resolved w
 its own is a trace entry of its own, and a step of the budget."""
 from __future__ import annotations
 
+from ...core import model as m
+from ...core.scenario import Ability
 from .cards import LABEL
+from .effects import payable
 from .state import Pending, Registry, SimulationError
+
+def marker(event: str, card, ab) -> str:
+    """The key, among the event counts, of the firing of the event at which the ability last triggered."""
+    return f"{event}@{card.id}/{ab.id}"
+
 
 SCOPE = (None, None)  # in the record stream: the work of an entry of its own begins
 CARD_EVENTS = frozenset({"attack_declared", "reversed", "placed", "played", "revealed", "left_stage", "entered"})
@@ -55,8 +63,18 @@ class Abilities:
                     pos[where] = {id(x): i for i, x in enumerate(self.zones[c.owner][c.zone])}
                 return (c.owner != tp, order[c.zone], pos[where][id(c)])
             found.sort(key=key)
+        if event in self.prog.cx.__dict__.get("watched", ()):  # read by 'untriggered': which firing each took
+            for card, ab in found:
+                counts[marker(event, card, ab)] = n
         for card, ab in found:
             self.add_pending(Pending(ab, card, card.owner))
+
+    def could_trigger(self, event: str, card, ab) -> bool:
+        """The auto ability would trigger if the event fired now (its card where it works, its condition)."""
+        z = card.zone
+        if z is None or z == self.deck or (ab.zone is not None and z != ab.zone):
+            return False
+        return ab.condition is None or self.holds_for(ab.condition, card)
 
     def trigger(self, event: str) -> tuple:
         """A trigger node: the event fires; the event of the entry names the abilities it made pending."""
@@ -109,24 +127,26 @@ class Abilities:
         if out is not None:
             out((self.at, (kind, rp.id, pid, done)))
 
-    def interrupts(self) -> None:
-        """Interrupt-type rules, applied until none applies (each rule for each player, in order)."""
+    def interrupts(self) -> int:
+        """Interrupt-type rules, applied until none applies (each rule for each player, in order);
+        how many were applied."""
         if self.in_interrupt or not self.prog.interrupt_rules:
-            return
+            return 0
         scan, pairs = self.prog.interrupt_scan
         self.in_interrupt = True
+        n = 0
         try:
             k, fired = 0, False
             while True:
                 k = scan(self, k)
                 if k < 0:
                     if not fired:
-                        return
+                        return n
                     k, fired = 0, False
                     continue
                 rp, j = pairs[k]
                 self.apply_rule(rp, self.seat[j], "interrupt")
-                fired = True
+                fired, n = True, n + 1
                 k += 1
         finally:
             self.in_interrupt = False
@@ -147,19 +167,27 @@ NOTHING_TO_DO = ("rule_processing", 0)
 
 @ABILITY_ACTIONS
 def act_rule_processing(cx, node, a):
-    if not any(rp.type == "check" for rp in cx.game.rule_processes.values()):
+    if not cx.game.rule_processes:
         nothing = lambda st: NOTHING_TO_DO  # noqa: E731
         nothing.const = NOTHING_TO_DO
         return nothing
 
     def run(st):
+        # every rule that applies: an interrupt-type rule already due (from the starting state, or a
+        # value that changed without a card moving) is applied here too, each an entry of its own
         scan, pairs = st.prog.check_scan
-        n, k, applied = 0, 0, False
+        n = st.interrupts()
+        k, applied = 0, False
         while True:
             k = scan(st, k)
             if k < 0:  # a round is over
-                if st.losers or not applied:  # the game's own end_game nodes end the game (they read 'lost')
+                if not st.losers and applied:
+                    k, applied = 0, False
+                    continue
+                m = 0 if st.losers else st.interrupts()
+                if not m:  # the game's own end_game nodes end the game (they read 'lost')
                     return ("rule_processing", n) if n else NOTHING_TO_DO
+                n += m
                 k, applied = 0, False
                 continue
             rp, j = pairs[k]
@@ -237,6 +265,8 @@ def can_pay(st, cost, pid) -> bool:
             who = pid if a.get("who", "controller") == "controller" else st.other(pid)
             if len(st.zone(who, a["from"])) < st.prog.cx.int(a.get("count", 1)):
                 return False
+        if c.name == "pay" and len(payable(st, a["zone"], a.get("from"), pid)) < st.prog.cx.int(a["count"]):
+            return False
     return True
 
 
@@ -253,4 +283,29 @@ def act_resolve_triggered(cx, node, a):
                 st.resolve_now(st.pop_pending(pid, 0))
                 n += 1
         return ("at_once", n)
+    return run
+
+
+EXTRA = ("extra_pending",)
+
+
+@ABILITY_ACTIONS
+def act_built_in_return(cx, node, a):
+    """A built-in auto ability every card of a type has (WS: encore), without a scenario stating it:
+    the card the player has just put into the zone gets it as a pending ability (unless the card has
+    its own of the same id); paying the cost returns the card to the zone it left, in a state."""
+    i, aid, zone, ctype, back = cx.seat(a["player"]), a["id"], a["zone"], a["type"], a["back_to"]
+    cost = (m.Action("move", (("who", "controller"), ("from", a["pay_from"]), ("to", a["pay_to"]),
+                              ("count", cx.int(a["cost"])), ("which", "top"))),)
+    effect = (m.Action("move", (("who", "controller"), ("from", zone), ("to", back), ("which", "self"))),
+              m.Action("set_state", (("target", "self"), ("to", a["state"]))))
+    built_in = Ability(aid, "", "auto", None, "self", None, None, None, None, cost, effect)
+
+    def run(st):
+        cards = st.zones[st.seat[i]][zone]
+        card = cards[-1] if cards else None  # the card just put there
+        if card is None or card.spec.type != ctype or any(ab.id == aid for ab in card.spec.abilities):
+            return LABEL
+        st.add_pending(Pending(built_in, card, card.owner))
+        return EXTRA
     return run

@@ -193,7 +193,12 @@ def act_discard_to_limit(cx, node, a):
                 raise SimulationError("R501", f"unscripted discard at '{node.id}'", node.loc,
                                       help=f"add a choice: {{at: {node.id}, cards: [...]}}")
             st.policy_decisions += 1
-        cards = [c for c in cards_in if c.id in wanted][:excess]
+        cards = [c for c in cards_in if c.id in wanted]
+        if ch is not None and (len(wanted) != excess or len(cards) != len(wanted)):
+            raise SimulationError(
+                "R503", f"{excess} card(s) must be discarded at '{node.id}' ({len(cards_in)} in hand, limit {limit}); "
+                f"the choice names {len(wanted)}" + ("" if len(cards) == len(wanted) else
+                f", not all in hand (hand: {', '.join(c.id for c in cards_in)})"), ch.loc)
         cards += [c for c in reversed(cards_in) if c not in cards][: excess - len(cards)]
         for c in cards:
             st.move_card(c, to)
@@ -201,23 +206,75 @@ def act_discard_to_limit(cx, node, a):
     return run
 
 
+def choice_naming(st, card, fallback: bool = True):
+    """Where the scenario named the card (its latest used choice doing so); else the node being run
+    (``fallback``), or None."""
+    named = [c for c in st.all_choices if id(c) in st.used_choices and (c.card == card.id or card.id in c.cards)]
+    if named:
+        return named[-1].loc
+    return st.prog.nodes[st.at].loc if fallback else None
+
+
 @CARD_ACTIONS
 def act_place(cx, node, a):
-    i, frm, to, state = cx.seat(a["player"]), a["from"], a["to"], a.get("state")
+    i, frm, to, state, need = cx.seat(a["player"]), a["from"], a["to"], a.get("state"), a.get("type")
+    kw, kw_state = a.get("keyword"), a.get("keyword_state")
+    conditions = play_conditions(cx, a)
 
     def run(st):
         cards = chosen_from(st, node, st.zones[st.seat[i]][frm], 1)
         if not cards:
             return ("no_card_to_place",)
         card = cards[0]
+        if need is not None and card.spec.type != need:
+            where = choice_naming(st, card, fallback=False)
+            fits = [c for c in st.zones[st.seat[i]][frm] if c.spec.type == need]
+            if where is not None or not fits:  # named by the scenario, or nothing else to place
+                raise SimulationError("R503", f"{card.name} [{card.id}] is a card of type '{card.spec.type}': only a "
+                                      f"'{need}' card can be placed in {to} at '{node.id if node else to}'",
+                                      where or (node.loc if node is not None else None))
+            card = fits[0]  # the policy's pick, among the cards the rule allows
+        conditions(st, card, node)
         st.move_card(card, to)
-        if state:
+        if kw is not None and kw in card.spec.traits:
+            st.set_state(card, kw_state)
+        elif state:
             st.set_state(card, state)
         elif card.state is None:
             st.set_state(card, "stand")
         st.fire("placed", card)
-        return ("place", card.id, frm, to)
+        return ("place", card.id, frm, to)  # the cost paid, if any, is among the entry's changes
     return run
+
+
+def play_conditions(cx, a):
+    """The conditions for playing a card a place action names (WS: level, cost, colour): a function
+    of (st, card, node) that refuses, saying why, what does not meet them and pays the cost; the
+    cards paid."""
+    lz, pay_from, pay_to, cz = a.get("level_zone"), a.get("pay_from"), a.get("pay_to"), a.get("colour_zone")
+    colours = frozenset(item.id for item in cx.game.lists[a["colours"]]) if a.get("colours") else frozenset()
+    if lz is None and pay_from is None and not colours:
+        return lambda st, card, node: ()
+
+    def check(st, card, node):
+        pid, why = card.owner, None
+        zones = st.zones[pid]
+        mine = colours.intersection(card.spec.traits)
+        if lz is not None and card.stat("level") > len(zones[lz]):
+            why = f"its level {card.stat('level')} is above the player's level {len(zones[lz])}"
+        elif pay_from is not None and card.stat("cost") > len(zones[pay_from]):
+            why = f"its cost {card.stat('cost')} is more than the {len(zones[pay_from])} card(s) in {pay_from}"
+        elif mine and not any(mine.intersection(c.spec.traits) for z in (lz, cz) if z for c in zones[z]):
+            why = f"no card of its colour ({', '.join(sorted(mine))}) is in {' or '.join(z for z in (lz, cz) if z)}"
+        if why is not None:
+            raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played: {why}",
+                                  choice_naming(st, card, fallback=False) or (node.loc if node is not None else None))
+        n = card.stat("cost") if pay_from is not None else 0
+        paid = zones[pay_from][:n] if n else []
+        for c in paid:
+            st.move_card(c, pay_to)
+        return ids(paid)
+    return check
 
 
 @CARD_ACTIONS

@@ -12,7 +12,7 @@ COMBAT_ACTIONS = Registry("act_")
 
 @COMBAT_ACTIONS
 def act_declare_attack(cx, node, a):
-    i, attackers, stage = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage")
+    i, attackers, stage, pay = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage"), a.get("pay")
 
     def run(st):
         pid = st.seat[i]
@@ -30,6 +30,8 @@ def act_declare_attack(cx, node, a):
             card = candidates[0] if candidates else None
         if card is None:
             return ("no_attacker",)
+        if pay is not None:
+            pay_from_power(st, card, pay, scripted.loc if scripted is not None else node.loc)
         defender = None
         if stage is not None:
             defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type == "character"), None)
@@ -56,24 +58,39 @@ def act_forced_attack(cx, node, a):
 
 @COMBAT_ACTIONS
 def act_declare_block(cx, node, a):
-    i, attackers = cx.seat(a["player"]), cx.attackers()
+    i, attackers, pay = cx.seat(a["player"]), cx.attackers(), a.get("pay")
 
     def run(st):
         pid = st.seat[i]
-        card = st.card_for(st.choice_at(node))
+        ch = st.choice_at(node)
+        card = st.card_for(ch)
         if st.attack is None:
             return ("no_attack_to_block",)
         if card is None:
             return ("no_block",)
         if card.owner != pid:
-            raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", st.asked_at(None, node))
+            raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", st.asked_at(ch, node))
         if card not in attackers(st, pid) or card.state not in (None, "stand", "active"):
             raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it is {st.where(card)}; the "
                                   f"cards that can are {', '.join(c.id for c in attackers(st, pid) if c.state in (None, 'stand', 'active')) or 'none'}",
-                                  st.asked_at(None, node))
+                                  st.asked_at(ch, node))
+        if pay is not None:
+            pay_from_power(st, card, pay, ch.loc if ch is not None else node.loc)
         st.attack.defender = card
         return ("block", card.id)
     return run
+
+
+def pay_from_power(st, card, cost: str, loc) -> None:
+    """A cost the character pays itself, from its power (the power cards set on it: its value
+    ``power``): refused, saying why, when its power is short."""
+    n = max(0, card.stat(cost))
+    have = card.stat("power")
+    if have < n:
+        raise SimulationError("R503", f"{card.name} [{card.id}] cannot pay its {cost} of {n}: it has power {have} "
+                              f"(power cards set on it)", loc)
+    if n:
+        st.modify(card, "power", -n)
 
 
 @COMBAT_ACTIONS

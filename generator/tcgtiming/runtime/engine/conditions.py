@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 
+from .abilities import marker
 from .state import Registry
 
 PREDICATES = Registry("pred_")
@@ -159,6 +160,13 @@ def pred_has_keyword(cx, a):
 
 
 @PREDICATES
+def pred_has_type(cx, a):
+    t, zones = a["type"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
+    return per_player(cx, "any" if a["player"] == "both" else a["player"],
+                      lambda st, pid: any(c.spec.type == t for z in zones for c in st.zones[pid][z]))
+
+
+@PREDICATES
 def pred_stat_at_least(cx, a):
     who, stat, than, than_stat = a["who"], a["stat"], a["than"], a["than_stat"]
 
@@ -168,4 +176,25 @@ def pred_stat_at_least(cx, a):
             return False
         side = {"attacker": at.attacker, "defender": at.defender}
         return side[who].stat(stat) >= side[than].stat(than_stat)
+    return test
+
+
+@PREDICATES
+def pred_chosen_has(cx, a):
+    kw, t = a.get("keyword"), a.get("type")
+    return lambda st: (st.chosen is not None and (kw is None or kw in st.chosen.spec.traits)
+                       and (t is None or st.chosen.spec.type == t))
+
+
+@PREDICATES
+def pred_untriggered(cx, a):
+    """An auto ability waiting for the event that did not trigger when it last fired (its card arrived
+    later, or its condition came to hold later) and would trigger now."""
+    event = a["event"]
+    cx.__dict__.setdefault("watched", set()).add(event)
+
+    def test(st):
+        fired = st.event_counts.get(event, 0)
+        return any(st.event_counts.get(marker(event, c, ab)) != fired and st.could_trigger(event, c, ab)
+                   for c, ab, *_ in st.listen.get(event, ()))
     return test

@@ -4,8 +4,8 @@ compiler each, ``eff_<name>(cx, args)``, entered in ``EFFECTS``; it returns the 
 the ability was played) that returns the event."""
 from __future__ import annotations
 
-from .cards import ids
-from .state import Pending, Registry, engine_ability
+from .cards import choice_naming, ids
+from .state import Pending, Registry, SimulationError, engine_ability
 
 EFFECTS = Registry("eff_")
 
@@ -118,4 +118,26 @@ def eff_pending(cx, a):
     def run(st, card, controller, item, target):
         st.add_pending(Pending(engine_ability("extra", card.id), card, controller))
         return ("extra_pending",)
+    return run
+
+
+def payable(st, zone, frm, pid):
+    """The cards of the zone that can pay a cost: those in the state it is paid from (any, if none)."""
+    return [c for c in st.zones[pid][zone] if frm is None or c.state == frm]
+
+
+@EFFECTS
+def eff_pay(cx, a):
+    zone, n, frm, to = a["zone"], cx.int(a["count"]), a.get("from"), a["to"]
+
+    def run(st, card, controller, item, target):
+        usable = payable(st, zone, frm, controller)
+        if len(usable) < n:
+            raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} card(s) of {zone}"
+                                  + (f" in state {frm}" if frm else "") + f"; {st.who(controller)} has {len(usable)}",
+                                  choice_naming(st, card))
+        paid = usable[:n]
+        for c in paid:
+            st.set_state(c, to)
+        return ("pay", n, card.id, ids(paid), to)
     return run

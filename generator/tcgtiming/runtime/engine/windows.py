@@ -4,6 +4,8 @@ the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
 from .abilities import SCOPE
+from .cards import choice_naming
+from .effects import payable
 from .state import Registry, SimulationError, StackItem
 
 WINDOW_ACTIONS = Registry("act_")
@@ -47,6 +49,7 @@ class Windows:
             card, ab, target = play
             card.used = True
             item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
+            play_cost(self, card, ab, pid)
             effect = prog.effect
             for cost in ab.cost:
                 effect(cost)(self, card, pid, item, target)
@@ -134,6 +137,24 @@ class Windows:
                 out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
             n += 1
         return n
+
+
+def play_cost(st, card, ab, pid) -> None:
+    """What the rule file says every card played as this play kind costs (VERSUS: a magic item's E
+    in usable magic cards turned face down), without the card stating it; refused, saying why."""
+    spec = st.prog.game.plays.get(ab.play)
+    cost = spec.get("cost") if spec is not None else None
+    if cost is None:
+        return
+    stat, zone, frm, to = cost
+    n = max(0, card.stat(stat))
+    usable = payable(st, zone, frm, pid)
+    if len(usable) < n:
+        raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} ({stat}) card(s) of {zone}"
+                              + (f" in state {frm}" if frm else "") + f"; {st.who(pid)} has {len(usable)}",
+                              choice_naming(st, card))
+    for c in usable[:n]:
+        st.set_state(c, to)
 
 
 @WINDOW_ACTIONS
