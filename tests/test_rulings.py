@@ -134,3 +134,12 @@ def test_the_site_publishes_rulings_only_when_they_hold(tmp_path):
         site.build(str(rules), tmp_path / "out", cache=tmp_path / "cache")
     assert any(d.code == "R505" and d.file.endswith(good.name) for d, _ in exc.value.failed)
     assert 'data-checked="true"' in (out / "en" / "ws" / "rulings" / f"{good.stem}.html").read_text(encoding="utf-8")
+
+
+def test_a_choice_the_run_never_reaches_fails_the_ruling(tmp_path):
+    text = Path(BOTH).read_text(encoding="utf-8")
+    scenario = text.split("expect:")[0].replace("choices:\n", "choices:\n  - {at: attack.counter.1, take: counter}\n", 1)
+    f = _ruling(tmp_path, HEAD.replace(f"  uses: {BOTH}\n", "") + scenario
+                + "expect:\n  events:\n    - {resolved: martyr, count: 1}\n")
+    p = _check(f, "--rules", ROOT / "rules")
+    assert p.returncode == 1 and "never used" in p.stdout, p.stdout

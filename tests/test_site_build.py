@@ -20,8 +20,9 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def aquarian(tmp_path, monkeypatch):
-    """A rules folder with one shipped game and its scenarios, given as a relative path (as the Makefile does)."""
-    shutil.copytree(ROOT / "rules" / "aquarian", tmp_path / "rules" / "aquarian")
+    """A rules folder with one shipped game and its scenarios (not its rulings: each ruling is a file of its own
+    to compile and a run of its own), given as a relative path (as the Makefile does)."""
+    shutil.copytree(ROOT / "rules" / "aquarian", tmp_path / "rules" / "aquarian", ignore=shutil.ignore_patterns("rulings"))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TCGTIMING_CACHE_DIR", str(tmp_path / "cache"))
     return "rules"

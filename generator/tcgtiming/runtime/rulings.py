@@ -23,16 +23,24 @@ class Verdict:
         return not self.failures
 
 
-def check_ruling(ruling: Ruling, game) -> Verdict:
+def check_ruling(ruling: Ruling, game, run: Run | None = None) -> Verdict:
+    """``run``: the strict run of the ruling's scenario when it was already made (the site runs each
+    shipped scenario once, and a ruling that ``uses`` one checks that run)."""
     sc = ruling.scenario
     program = program_for(game)
-    try:
-        run, error = simulate(game, sc, strict=True, program=program), None
-    except SimulationError as exc:
-        run, error = None, exc
+    error = None
+    if run is None:
+        try:
+            run = simulate(game, sc, strict=True, program=program)
+        except SimulationError as exc:
+            error = exc
     failures = check(run, sc, error=error, program=program, expect=ruling.expect)
     if error is not None and not failures and not _refusal_expected(ruling):
         failures = [Failure(error.loc, f"the run stopped: {error.code} {error.message}")]
+    if run is not None:  # a proof does what it says: a choice it scripts and never reaches is a failure
+        failures += [Failure(loc, f"the scripted choice at '{at}' was never used" if at else
+                             "a scripted choice (answering decisions in order) was never used")
+                     for at, loc in run.unused_choices]
     return Verdict(ruling, run, error, failures)
 
 

@@ -143,7 +143,8 @@ def collect(rules_dir: str) -> Inputs:
         text = Path(path).read_text(encoding="utf-8")
         shown = Path(os.path.relpath(Path(path).resolve(), shown_from)).as_posix()
         runs.setdefault(sc.game, []).append(ScenarioRun(path, Path(path).stem, sc, run, text, shown))
-    rulings = collect_rulings(rules_dir, games, shown_from, error)
+    made = {os.path.abspath(sr.path): sr.run for game_runs in runs.values() for sr in game_runs}
+    rulings = collect_rulings(rules_dir, games, shown_from, error, made)
     if error.invalid or error.failed:
         raise error
     return Inputs(sorted(games.values(), key=lambda g: g.id), runs, rulings)
@@ -155,9 +156,11 @@ def ruling_files(rules_dir: str) -> list[str]:
     return sorted(str(p) for p in Path(rules_dir).glob("*/rulings/*.yaml"))
 
 
-def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error) -> dict[str, list[RulingRun]]:
+def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error, made: dict | None = None
+                    ) -> dict[str, list[RulingRun]]:
     """Check every ruling (``tcgtiming check``): the passing ones, by game; a failing or invalid one
-    goes into ``error`` (the build stops)."""
+    goes into ``error`` (the build stops). ``made``: the shipped scenarios' runs (absolute path ->
+    run), which a ruling that ``uses`` one checks instead of running it again."""
     from ...frontend.pipeline import compile_file
     from ...runtime.expect import diagnostics
     from ...runtime.rulings import check_ruling
@@ -175,7 +178,8 @@ def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error) -> dic
             error.failed.append((Diagnostic("R506", f"the game '{r.game}' of the ruling is not among the rules in "
                                             f"{rules_dir}", path, 0, 0), None))
             continue
-        v = check_ruling(r, res.game)
+        used = os.path.abspath(os.path.join(os.path.dirname(path), r.uses)) if r.uses else None
+        v = check_ruling(r, res.game, (made or {}).get(used))
         if not v.passed:
             error.failed += [(d, _line_of(f.loc)) for d, f in zip(diagnostics(v.failures, res.game, r.scenario), v.failures)]
             continue
