@@ -150,7 +150,7 @@ choices:
 def test_play_at_a_closed_timing_is_refused(tmp_path):
     body = BASE + "choices:\n  - {at: end.1, take: play, card: a5}\n"
     res = compile_file(scenario(tmp_path, body), rules=str(MINI))
-    d = next(d for d in res.diagnostics if d.code == "C307")
+    d = next(d for d in res.diagnostics if d.code == "R503")
     assert "cannot play at 'end.1' (damage is removed): it is a closed timing: no one may play" == d.message
 
 
@@ -221,10 +221,10 @@ def test_simulate_cli_formats(cli, tmp_path):
 def test_simulate_cli_errors(cli, tmp_path):
     assert cli("simulate", tmp_path / "none.yaml")[0] == 2
     bad = scenario(tmp_path, BASE + "choices:\n  - {at: main.play, take: pass}\n  - {at: main.play, take: nothing}\n")
-    code, out, _ = cli("simulate", bad, "--rules", MINI)
-    assert code == 1 and "error[C302]: node 'main.play' has no option 'nothing'" in out
+    code, out, err = cli("simulate", bad, "--rules", MINI)  # diagnostics on stderr: stdout carries only the trace
+    assert code == 1 and "error[C302]: node 'main.play' has no option 'nothing'" in err and "error[" not in out
     code, out, err = cli("simulate", scenario(tmp_path, BASE, "b.yaml"), "--rules", MINI, "--strict")
-    assert code == 1 and "error[R501]" in out and "main.play" in out
+    assert code == 1 and "error[R501]" in err and "main.play" in err and "error[" not in out
 
 
 def test_simulate_cli_out_file(cli, tmp_path):

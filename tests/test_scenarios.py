@@ -31,6 +31,7 @@ def test_scenario_runs_strictly_and_its_facts_hold(path):
     assert verify(r, sc) == []
     assert check(r, sc) == []  # order, facts at nodes, events too
     assert r.unused_choices == ()
+    assert r.unused_choice_data == ()  # no card, ability or target given where no decision uses it
     assert r.policy_decisions == 0
 
 

@@ -178,7 +178,7 @@ def test_a_play_at_a_closed_timing_is_refused_with_its_location(tmp_path, node, 
     bad.write_text(text, encoding="utf-8")
     res = compile_file(bad, "bad.yaml", rules=str(GAME))
     assert res.scenario is None
-    d = next(d for d in res.diagnostics if d.code == "C307")
+    d = next(d for d in res.diagnostics if d.code == "R503")
     assert d.message == f"cannot play at '{node}' ({label}): it is {why}"
     assert d.line == text.split("\n").index(line.rstrip("\n")) + 1
 

@@ -478,6 +478,9 @@ def test_the_site_refuses_a_game_id_given_twice_and_a_scenario_named_index(cli, 
 
 def test_cli_reports_a_scenario_that_fails_and_writes_nothing(cli, mini_rules, tmp_path):
     out = tmp_path / "out"
+    lanes = mini_rules / "mini" / "scenarios" / "lanes.yaml"  # Alice's choice to play her quick card, unscripted
+    lanes.write_text("".join(line for line in lanes.read_text(encoding="utf-8").splitlines(keepends=True)
+                             if "at: battle.free.1" not in line), encoding="utf-8")
     code, stdout, _ = cli("site", "--rules", mini_rules, "--out", out)
     assert code == 1
     assert re.search(r"game\.yaml:\d+:\d+: error\[R501\]: unscripted priority decision", stdout)

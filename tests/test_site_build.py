@@ -154,7 +154,10 @@ def test_collect_prints_nothing_and_raises_what_it_found(tmp_path, capsys):
     [(results, files)] = exc.value.invalid
     assert files == [str(rules / "broken" / "game.yaml")] and results[0].errors and not exc.value.failed
     shutil.rmtree(rules / "broken")
-    shutil.copytree(ROOT / "tests" / "fixtures" / "mini", rules / "mini")  # lanes.yaml: unscripted under --strict
+    shutil.copytree(ROOT / "tests" / "fixtures" / "mini", rules / "mini")
+    lanes = rules / "mini" / "scenarios" / "lanes.yaml"  # Alice's choice to play her quick card, unscripted
+    lanes.write_text("".join(line for line in lanes.read_text(encoding="utf-8").splitlines(keepends=True)
+                             if "at: battle.free.1" not in line), encoding="utf-8")
     with pytest.raises(site.InputError) as exc:
         site.collect(str(rules))
     assert not exc.value.invalid and exc.value.scenarios == 1

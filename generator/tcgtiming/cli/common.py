@@ -47,18 +47,21 @@ def print_usage_problems(problems: list[Diagnostic]) -> None:
         sys.stderr.write(format_text(d, None) + "\n")
 
 
-def print_diags(results, fmt: str, files: list[str]) -> None:
-    """The diagnostics of front-end results, located with their source line, then the summary line."""
+def print_diags(results, fmt: str, files: list[str], stream=None) -> None:
+    """The diagnostics of front-end results, located with their source line, then the summary line
+    (on standard output, or on ``stream``: standard error when standard output carries a command's
+    own output)."""
+    out = stream or sys.stdout
     diags = [d for r in results for d in r.diagnostics]
     if fmt == "json":
-        sys.stdout.write(as_json(diags, files) + "\n")
+        out.write(as_json(diags, files) + "\n")
         return
-    style = Style(use_color(sys.stdout))
+    style = Style(use_color(out))
     for r in results:
         for d in r.diagnostics:
             line = r.doc.line_text(d.line) if r.doc is not None and r.doc.text else None
-            sys.stdout.write(format_text(d, line, style) + "\n\n")
-    sys.stdout.write(summary(diags, len(files)) + "\n")
+            out.write(format_text(d, line, style) + "\n\n")
+    out.write(summary(diags, len(files)) + "\n")
 
 
 def report_current(ok: bool, current: str, stale: str) -> int:

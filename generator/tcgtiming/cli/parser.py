@@ -114,7 +114,8 @@ def parser() -> argparse.ArgumentParser:
                         "the trace: every node visited, who acts, pending abilities, the stack, who holds priority, "
                         "and the rule it follows. Exit 1 with located diagnostics when the scenario or the rules are "
                         "invalid, when a scripted choice cannot be carried out, or (with --strict) when a decision is "
-                        "not scripted.")
+                        "not scripted. Diagnostics go to standard error: standard output carries only the trace, "
+                        "in every format.")
     sm.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (several with --out-dir)")
     sm.add_argument("--rules", metavar="DIR", help="the rules folder (or the game's rule file); default: the game.yaml "
                     "above the scenario's folder, or rules/<game>/game.yaml")

@@ -39,26 +39,44 @@ def _written(path: str | None):
         raise
 
 
-def _report(exc: SimulationError, sc) -> None:
-    loc = exc.loc
-    d = Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
-                   loc.col if loc else 0, help=exc.help)
-    line = _line_text(loc.file, loc.line) if loc is not None else None
-    sys.stdout.write(format_text(d, line, Style(use_color(sys.stdout))) + "\n")
-
-
 def _line_text(path: str, n: int) -> str | None:
+    if not n:
+        return None
     try:
         with open(path, encoding="utf-8") as fh:
             lines = editor_lines(fh.read())
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
     return lines[n - 1] if 0 < n <= len(lines) else None
 
 
-def _failures(failed, game, sc, lang) -> None:
-    for d in diagnostics(failed, game, sc, lang):
-        sys.stderr.write(format_text(d, _line_text(d.file, d.line)) + "\n")
+def _diagnose(diags: list[Diagnostic]) -> None:
+    """The diagnostics of a run, as text with the source line, on standard error: standard output
+    carries only the trace, whatever its format."""
+    style = Style(use_color(sys.stderr))
+    for d in diags:
+        sys.stderr.write(format_text(d, _line_text(d.file, d.line), style) + "\n")
+
+
+def _refusal(exc: SimulationError, sc) -> Diagnostic:
+    loc = exc.loc
+    return Diagnostic(exc.code, exc.message, loc.file if loc else sc.file, loc.line if loc else 0,
+                      loc.col if loc else 0, help=exc.help)
+
+
+def _unused(run, strict: bool) -> list[Diagnostic]:
+    """R504 for each choice the run never reached, R507 for each whose data its decision did not read
+    (an error with --strict)."""
+    out = []
+    for at, loc in run.unused_choices:
+        what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
+        out.append(Diagnostic("R504", f"{what} was never used", loc.file, loc.line, loc.col))
+    for at, loc, keys in run.unused_choice_data:
+        out.append(Diagnostic("R507", f"the choice at '{at or 'the next decision'}' gives {', '.join(keys)}, which the "
+                                      "decision it answered did not use", loc.file, loc.line, loc.col,
+                              help="give it at the node whose decision uses it (the node of that card or ability)",
+                              escalated=strict))
+    return out
 
 
 def run(args) -> int:
@@ -82,7 +100,7 @@ def _run_all(args, stage: Path | None) -> int:
     for path in args.scenarios:
         res = compile_file(path, rules=args.rules)
         if res.errors or res.scenario is None:
-            print_diags([res], "text", [path])
+            print_diags([res], "text", [path], stream=sys.stderr)
             status = 1
             continue
         sc = res.scenario
@@ -105,19 +123,16 @@ def _run_all(args, stage: Path | None) -> int:
         except SimulationError as exc:
             if expects_refusal(sc):
                 failed = refusal(sc, exc)
-                _failures(failed, res.game, sc, args.lang)
+                _diagnose(diagnostics(failed, res.game, sc, args.lang))
                 status = status or (1 if failed else 0)
                 continue
-            _report(exc, sc)
+            _diagnose([_refusal(exc, sc)])
             status = 1
             continue
         failed = checking.finish(run)
-        _failures(failed, res.game, sc, args.lang)
-        for at, loc in run.unused_choices:
-            what = f"scripted choice at '{at}'" if at else "scripted choice (answering decisions in order)"
-            sys.stderr.write(format_text(Diagnostic("R504", f"{what} was never used",
-                                                    loc.file, loc.line, loc.col), None) + "\n")
-        if failed:
+        diags = diagnostics(failed, res.game, sc, args.lang) + _unused(run, args.strict)
+        _diagnose(diags)
+        if failed or any(d.severity == "error" for d in diags):
             status = 1
         if stage is not None:
             rel = os.path.join(sc.game, os.path.splitext(os.path.basename(path))[0])

@@ -50,6 +50,7 @@ _TABLE = [
     Code("S203", "wrong-type", "error", "A value has the wrong type (e.g. a list where a mapping is expected)."),
     Code("S204", "bad-value", "error", "A value outside the allowed set or pattern."),
     Code("S205", "unknown-kind", "error", "A node 'kind' the language does not define."),
+    Code("S206", "deprecated-key", "warning", "A key the language still reads but has replaced: the message names the key or keys to write instead."),
     # --- meaning ------------------------------------------------------------------------
     Code("C301", "duplicate-id", "error", "Two definitions share one id in the same namespace."),
     Code("C302", "unknown-reference", "error", "A reference to a procedure, phase, step, node, role, zone, event, list, constant or play kind that is not defined."),
@@ -78,6 +79,7 @@ _TABLE = [
     Code("R504", "unused-choice", "warning", "A scripted choice that the run never reached."),
     Code("R505", "expectation", "error", "A fact the scenario expects of its trace does not hold."),
     Code("R506", "no-rules", "error", "The rule file of the scenario's game cannot be found or is invalid."),
+    Code("R507", "unused-choice-data", "warning", "Data of a scripted choice that the decision it answered did not use (a card, cards, an ability, a target or an answer given at the wrong node); an error with --strict."),
     Code("R508", "ruling-scenario", "error", "The scenario a ruling runs is missing, invalid, or of another game than the ruling."),
     # --- usage --------------------------------------------------------------------------
     Code("U401", "no-input", "error", "A path given on the command line does not exist or holds no YAML file."),
@@ -97,10 +99,11 @@ class Diagnostic:
     length: int = 1  # characters to underline
     help: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    escalated: bool = False  # a warning reported as an error (--strict)
 
     @property
     def severity(self) -> str:
-        return CODES[self.code].severity
+        return "error" if self.escalated else CODES[self.code].severity
 
     @property
     def name(self) -> str:

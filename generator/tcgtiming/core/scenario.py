@@ -19,7 +19,7 @@ BUILTIN_EVENTS = {
     "played": "a card or ability is played (subject: that card)",
     "revealed": "a card is revealed from a deck (subject: that card)",
     "left_stage": "a card leaves the stage for another zone (subject: that card)",
-    "entered": "a card enters a zone (subject: that card; with the ability's 'zone', only that zone)",
+    "entered": "a card enters a zone (subject: that card; with the ability's 'to', only that zone)",
     "check_timing": "a check timing begins",
 }
 
@@ -43,12 +43,13 @@ class Ability:
     event: str | None
     subject: str
     every: int | None
-    zone: str | None
+    zone: str | None  # the zone this card must be in for the ability to work (scenario key: while_in)
     condition: m.Condition | None
     play: str | None
     cost: tuple[m.Action, ...]
     effect: tuple[m.Action, ...]
     text: m.Text | None = None  # the label in both languages, when the scenario gives both (``label``: the English)
+    to: str | None = None  # card events: only when the event's card is then in this zone (where it went)
 
 
 @dataclass(frozen=True, slots=True)

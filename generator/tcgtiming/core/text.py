@@ -204,3 +204,31 @@ def char_name(ch: str) -> str:
 def visible(s: str) -> str:
     """Text with every character of UNSAFE_CHARS replaced by U+FFFD (what an output shows instead)."""
     return UNSAFE_CHARS.sub("\ufffd", s) if UNSAFE_CHARS.search(s) else s
+
+
+# --- terms as written (a condition or an action of the compiled model, in the rule language's words) --
+def value_text(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(value_text(x) for x in v) + "]"
+    return str(v)
+
+
+def call_text(name: str, args) -> str:
+    return name if not args else f"{name}({', '.join(f'{k}={value_text(v)}' for k, v in args)})"
+
+
+def cond_text(c) -> str:
+    from . import model as m  # the model imports this module (its languages)
+
+    if isinstance(c, m.Pred):
+        return call_text(c.name, c.args)
+    if isinstance(c, m.Not):
+        inner = cond_text(c.cond)
+        return f"not ({inner})" if isinstance(c.cond, (m.All, m.AnyOf)) else f"not {inner}"
+    if isinstance(c, (m.All, m.AnyOf)):
+        sep = " and " if isinstance(c, m.All) else " or "
+        parts = [f"({cond_text(x)})" if isinstance(x, (m.All, m.AnyOf)) else cond_text(x) for x in c.conds]
+        return sep.join(parts)
+    return str(c)

@@ -25,9 +25,12 @@ Argument types
 ``player``    a role id, or ``any`` / ``both``
 ``zone``      a zone id of the game
 ``int``       an integer, or the id of an integer constant of the game (``hand_limit``)
+``count``     a number of cards or points: an integer, 0 or more (card effects)
 ``event``     an event id of the game
 ``node``      a node id (absolute, or relative like a goto target)
 ``name``      a free identifier (an option id, a state name)
+``trait``     a trait or keyword: an item of the game's list ``traits``
+``card_type`` a card type: an item of the game's list ``card_types``
 ``list``      a list id of the game
 ``text``      free text
 ``bool``      true / false
@@ -76,6 +79,12 @@ ZONE_ROLES: dict[str, str] = {
 }
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
 
+# The words a scenario's card may use, each declared by lists of the rule file (card field -> list
+# ids; a card's colour is one of its traits): an item's id, or its name in either language, which
+# stands for the id. A game with none of a field's lists admits no word in that field.
+CARD_WORD_LISTS: dict[str, tuple[str, ...]] = {"type": ("card_types",), "traits": ("traits", "colours"),
+                                               "faction": ("factions",), "triggers": ("triggers",)}
+
 
 def _p(spec: str, doc: str = "") -> Param:
     """'name:type' or 'name?:type' (optional)."""
@@ -104,9 +113,9 @@ PREDICATES: dict[str, Entry] = _entries(
     Entry("chose", "The latest decision made at a player-action node took the given option.",
           (_p("node:node"), _p("option:name"))),
     Entry("revealed_is", "The card just revealed (trigger, damage, damage judgment) has the given card type.",
-          (_p("type:name"),)),
+          (_p("type:card_type"),)),
     Entry("active_has", "The active character (top card) of the current party has the given trait or skill.",
-          (_p("trait:name"), _p("party?:name", "a list item id, or the foreach variable"))),
+          (_p("trait:trait"), _p("party?:name", "a list item id, or the foreach variable"))),
     Entry("lost", "A loss condition of the game holds for the player.", (_p("player:player"),)),
     Entry("stack_empty", "No played card or ability waits on the stack / in the resolution area."),
     # --- additions: ws ---
@@ -114,13 +123,13 @@ PREDICATES: dict[str, Entry] = _entries(
           "(cards still to reveal or take one at a time); a call that deals damage sets them.", compare=True),
     # --- additions: versus ---
     Entry("has_keyword", "The player has a card with the given keyword skill (in the zone, if one is given).",
-          (_p("player:player"), _p("keyword:name"), _p("zone?:zone"))),
+          (_p("player:player"), _p("keyword:trait"), _p("zone?:zone"))),
     Entry("untriggered", "An auto ability waiting for the event would trigger now but did not when the event last "
           "happened (its card arrived, or its condition came to hold, after that).", (_p("event:event"),)),
     Entry("has_type", "The player has a card of the given card type (in the zone, if one is given).",
-          (_p("player:player"), _p("type:name"), _p("zone?:zone"))),
+          (_p("player:player"), _p("type:card_type"), _p("zone?:zone"))),
     Entry("chosen_has", "The card chosen at the latest decision has the given keyword skill or trait (and/or card type).",
-          (_p("keyword?:name"), _p("type?:name"))),
+          (_p("keyword?:trait"), _p("type?:card_type"))),
     Entry("stat_at_least", "A value of one battling character is at least a value of the other (e.g. the attacker's AP reaches the blocker's DP).",
           (_p("who:enum:attacker|defender"), _p("stat:enum:power|ap|dp|attack|defense"),
            _p("than:enum:attacker|defender"), _p("than_stat:enum:power|ap|dp|attack|defense"))),
@@ -192,7 +201,7 @@ ACTIONS: dict[str, Entry] = _entries(
            _p("state:enum:" + STATES), _p("cost:int"), _p("pay_from:zone"), _p("pay_to:zone"))),
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
-          (_p("player:role"), _p("keyword:name"), _p("zone?:zone"))),
+          (_p("player:role"), _p("keyword:trait"), _p("zone?:zone"))),
     # --- additions: gundam ---
     Entry("resolve_triggered", "Abilities waiting for the event trigger and resolve at once, one after another; no one may play or cut in (a closed timing).",
           (_p("event:event"),)),
@@ -211,15 +220,15 @@ ACTIONS: dict[str, Entry] = _entries(
 # the target chosen when the ability was played, or the item it answers on the stack.
 WHO = "enum:controller|opponent"
 EFFECTS: dict[str, Entry] = _entries(
-    Entry("draw", "The player draws cards.", (_p("who:" + WHO), _p("count:int"))),
+    Entry("draw", "The player draws cards.", (_p("who:" + WHO), _p("count:count"))),
     Entry("move", "Move cards of the player from one zone to another (the top ones, this card, or the chosen target).",
-          (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:int"), _p("which?:enum:top|self|target"))),
+          (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:count"), _p("which?:enum:top|self|target"))),
     Entry("set_state", "Put a card into a state.", (_p("target:enum:self|attacker|defender|target"), _p("to:enum:" + STATES))),
     Entry("modify", "Change a value of a card until the end of the turn.",
           (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense"),
            _p("by:int"))),
     Entry("damage", "Deal damage to a character: when it reaches the character's DP (or defense), the character goes to the zone.",
-          (_p("target:enum:attacker|defender|target"), _p("amount:int"), _p("to:zone"))),
+          (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to:zone"))),
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
     Entry("pay", "A cost: the controller turns count cards of a zone (any zone) from one state to another (VERSUS: usable "

@@ -131,7 +131,7 @@ def compile_scenario(doc: Document, rules: str | None, res: Result) -> Result:
     res.diagnostics += scenario_mod.ScenarioChecks(sf, game_res.game, doc).run()
     if not res.errors:
         res.game = game_res.game
-        res.scenario = scenario_mod.build(sf, doc)
+        res.scenario = scenario_mod.build(sf, doc, game_res.game)
     return finish(res)
 
 

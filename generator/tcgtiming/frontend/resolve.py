@@ -15,10 +15,12 @@ from typing import Callable, Iterable, Mapping
 
 from ..core import model as m
 from ..core.diagnostics import did_you_mean, one_of
-from ..core.vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES
+from ..core.vocab import ACTIONS, CARD_WORD_LISTS, COMPARATORS, EFFECTS, PREDICATES
 from .terms import LOGIC, Logic, Malformed, Term, Use
 
 ANY_PLAYER = ("any", "both")
+CARD_WORD_TYPES = {"trait": "traits", "card_type": "type"}  # argument type -> the card field whose words it names
+CARD_WORD_WHAT = {"traits": "trait", "type": "card type"}
 
 Fail = Callable[..., None]  # fail(code, message, path, *, key=False, help=None)
 
@@ -32,20 +34,23 @@ class Registry:
     events: frozenset[str]
     lists: frozenset[str]
     constants: frozenset[str]  # the integer constants, which an 'int' argument may name
+    items: Mapping[str, frozenset[str]] = field(default_factory=dict)  # list id -> its item ids
 
     @classmethod
     def of_rules(cls, rf) -> "Registry":
         """From a schema-valid rule file (``schema.RuleFile``)."""
         return cls(frozenset(r.id for r in rf.roles), frozenset(z.id for z in rf.zones),
-                   frozenset(e.id for e in rf.events), frozenset(li.id for li in rf.lists), _ints(rf.constants))
+                   frozenset(e.id for e in rf.events), frozenset(li.id for li in rf.lists), _ints(rf.constants),
+                   {li.id: frozenset(it.id for it in li.items) for li in rf.lists})
 
     @classmethod
     def of_game(cls, game: m.Game) -> "Registry":
         return cls(frozenset(game.roles), frozenset(game.zones), frozenset(game.events), frozenset(game.lists),
-                   _ints(game.constants))
+                   _ints(game.constants), {k: frozenset(it.id for it in v) for k, v in game.lists.items()})
 
     def widen(self, roles: Iterable[str] = (), events: Iterable[str] = ()) -> "Registry":
-        return Registry(self.roles | set(roles), self.zones, self.events | set(events), self.lists, self.constants)
+        return Registry(self.roles | set(roles), self.zones, self.events | set(events), self.lists, self.constants,
+                        self.items)
 
 
 def _ints(constants: Mapping[str, object]) -> frozenset[str]:
@@ -93,6 +98,17 @@ class Resolver:
     def named_list(self, value, path) -> None:
         self.ref(value, self.reg.lists, path, "list")
 
+    def card_word(self, value, path, field: str) -> None:
+        """A card word a rule names (a keyword, a card type): an item of the list that declares them."""
+        list_ids = CARD_WORD_LISTS[field]
+        declared = [self.reg.items[k] for k in list_ids if k in self.reg.items]
+        words = frozenset().union(*declared) if declared else None
+        if words is None:
+            self.fail("C302", f"'{value}' names a {CARD_WORD_WHAT[field]}, but the game declares none", path,
+                      help=f"declare them in a list '{list_ids[0]}'")
+        else:
+            self.ref(value, words, path, CARD_WORD_WHAT[field])
+
     # --- terms ----------------------------------------------------------------------------
     def condition(self, term: Term, path: tuple) -> None:
         if isinstance(term, Logic):
@@ -130,9 +146,12 @@ class Resolver:
             elif a.param.type == "zone":
                 if not isinstance(a.value, str) or a.value not in self.reg.zones:
                     self.fail("C302", f"unknown zone '{a.value}'", where, help=did_you_mean(a.value, self.reg.zones))
-            elif a.param.type == "int":
+            elif a.param.type in ("int", "count"):
                 if isinstance(a.value, bool) or not isinstance(a.value, int):
                     self.fail("C311", f"argument '{a.name}' of '{term.name}' must be an integer", where)
+                elif a.param.type == "count" and a.value < 0:
+                    self.fail("C311", f"argument '{a.name}' of '{term.name}' is {a.value}: a number of cards or "
+                                      "points is 0 or more", where)
             else:
                 self._value(a.param.type, a.value, where, f"argument '{a.name}' of '{term.name}'")
         self._required(term, entry, npath, "effect", key=False)
@@ -186,6 +205,8 @@ class Resolver:
             self.event(v, path)
         elif type_ == "list":
             self.named_list(v, path)
+        elif type_ in CARD_WORD_TYPES:
+            self.card_word(v, path, CARD_WORD_TYPES[type_])
         elif type_ == "int":
             if isinstance(v, bool) or not isinstance(v, (int, str)):
                 self.fail("C311", f"{what} must be an integer or the id of an integer constant", path)

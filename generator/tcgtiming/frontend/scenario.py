@@ -15,17 +15,19 @@ from pydantic import Field, PlainValidator, ValidationError, WithJsonSchema
 from ..core import model as m
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
 from ..core.scenario import BUILTIN_EVENTS, STATS, Ability, Card, Choice, Scenario
+from . import cardwords
 from . import expect as expect_section
 from .expect import ExpectSpec
 from .resolve import Registry, Resolver
-from .schema import ACTION_SCHEMA, Condition, Id, Model, Ref, Text, json_schema_of
+from .schema import Condition, Id, Model, Ref, Text, json_schema_of, term_schema
 from .shape import map_errors
 from .terms import Term, lower_action, lower_condition, parse_effect
 from .values import cites_of, text
 
-# An effect of a card ability (``core.vocab.EFFECTS``); the JSON Schema has always described
-# effects with the action vocabulary.
-Effect = Annotated[Term, PlainValidator(parse_effect), WithJsonSchema(ACTION_SCHEMA)]
+MOVING_EVENTS = ("entered", "left_stage")  # the built-in events of a card going to a zone (its 'to')
+# An effect of a card ability (``core.vocab.EFFECTS``): its JSON Schema is generated from the same
+# registry as the checks read, with literal arguments.
+Effect = Annotated[Term, PlainValidator(parse_effect), WithJsonSchema(term_schema("Effect"))]
 
 
 class AbilitySpec(Model):
@@ -34,8 +36,12 @@ class AbilitySpec(Model):
     kind: Literal["auto", "activated"] = Field(description="auto: triggers on an event; activated: played in a window")
     event: Ref | None = Field(None, description="auto: the game event or built-in event that triggers it")
     subject: Literal["self", "any"] = Field("self", description="auto, card events: only when the event is about this card")
-    every: int | None = Field(None, description="auto: only on every n-th occurrence of the event")
-    zone: Ref | None = Field(None, description="the zone the card must be in for the ability to work (default: any)")
+    every: int | None = Field(None, ge=1, description="auto: only on every n-th occurrence of the event (1 or more)")
+    while_in: Ref | None = Field(None, description="the zone this card must be in for the ability to work (default: any)")
+    to: Ref | None = Field(None, description="auto, events of a card moving (entered, left_stage): only when that card "
+                           "goes to this zone")
+    zone: Ref | None = Field(None, description="deprecated: write while_in (where this card must be) or to (where the "
+                             "event's card goes)", json_schema_extra={"deprecated": True})
     if_: Condition | None = Field(None, alias="if")
     play: Ref | None = Field(None, description="activated: the play kind, for priority windows that allow it "
                              "(without one, it is played only by a player action such as a counter step)")
@@ -46,11 +52,12 @@ class AbilitySpec(Model):
 class CardSpec(Model):
     id: Id
     name: str
-    type: Id = Field(description="character, event, climax, magic, unit, ... (free word)")
+    type: str = Field(description="the card type: an item of the game's list 'card_types' (its id, or its name in "
+                      "either language)")
     stats: dict[str, int] = Field(default_factory=dict)
-    traits: list[str] = Field(default_factory=list)
-    faction: str | None = None
-    triggers: list[str] = Field(default_factory=list)
+    traits: list[str] = Field(default_factory=list, description="traits and keywords: items of the game's list 'traits'")
+    faction: str | None = Field(None, description="an item of the game's list 'factions'")
+    triggers: list[str] = Field(default_factory=list, description="trigger icons: items of the game's list 'triggers'")
     state: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] | None = None
     abilities: list[AbilitySpec] = Field(default_factory=list)
 
@@ -58,7 +65,9 @@ class CardSpec(Model):
 class PlayerSpec(Model):
     id: Id
     name: str
-    zones: dict[str, list[Id]] = Field(default_factory=dict)
+    zones: dict[str, list[Id | None]] = Field(
+        default_factory=dict, description="zone -> card ids in order (top first); on the stage, an id's position is its "
+        "slot, and null leaves a slot empty")
 
 
 class ChoiceSpec(Model):
@@ -80,9 +89,9 @@ class ScenarioMeta(Model):
     seed: int = 0
     first_turn: bool = False
     turn_player: Id
-    turns: int = 1
+    turns: int = Field(1, ge=1, description="how many turns are run (1 or more)")
     policy: Literal["pass", "first", "random"] = "pass"
-    max_steps: int = 20_000
+    max_steps: int = Field(20_000, ge=1)
     cite: Union[str, list[str], None] = None
 
 
@@ -141,6 +150,7 @@ class ScenarioChecks:
             if c.id in cards:
                 self.fail("C301", f"duplicate card id '{c.id}'", ("cards", i, "id"))
             cards[c.id] = c
+            cardwords.check_card(game, c, ("cards", i), self.fail)
             for k in c.stats:
                 if k not in STATS:
                     self.fail("S201", f"unknown stat '{k}'", ("cards", i, "stats", k), key=True,
@@ -159,6 +169,11 @@ class ScenarioChecks:
                               help=did_you_mean(zone, game.zones) or one_of(game.zones))
                 for j, cid in enumerate(ids):
                     path = ("players", i, "zones", zone, j)
+                    if cid is None:
+                        if game.zones.get(zone) is None or game.zones[zone].get("role") != "stage":
+                            self.fail("S204", "an empty place (null) is allowed only among the slots of the stage", path,
+                                      help="leave the card out, or put the card's id here")
+                        continue
                     if cid not in cards:
                         self.fail("C302", f"unknown card '{cid}'", path, help=did_you_mean(cid, cards))
                     elif cid in placed:
@@ -182,7 +197,7 @@ class ScenarioChecks:
             if node.kind in ("closed", "auto", "trigger", "check", "goto", "exit", "begin", "end", "end_game",
                              "foreach", "loop", "call") and ch.take == "play":
                 what = "a closed timing: no one may play" if node.kind == "closed" else f"a {node.kind} node, not a priority window"
-                self.fail("C307", f"cannot play at '{ch.at}' ({node.label.en}): it is {what}", path + ("at",))
+                self.fail("R503", f"cannot play at '{ch.at}' ({node.label.en}): it is {what}", path + ("at",))
             for key in ("card", "target"):
                 cid = getattr(ch, key)
                 if cid is not None and cid not in cards:
@@ -219,8 +234,21 @@ class ScenarioChecks:
                           help=did_you_mean(ab.play, game.plays) or (one_of(game.plays) if game.plays else
                                f"{game.id} has no priority windows: leave 'play' out; the ability is played by a "
                                "player action (such as a counter step)"))
-        if ab.zone is not None and ab.zone not in game.zones:
-            self.fail("C302", f"unknown zone '{ab.zone}'", path + ("zone",), help=did_you_mean(ab.zone, game.zones))
+        for key in ("while_in", "to", "zone"):
+            z = getattr(ab, key)
+            if z is not None and z not in game.zones:
+                self.fail("C302", f"unknown zone '{z}'", path + (key,), help=did_you_mean(z, game.zones))
+        if ab.zone is not None:
+            both = ab.while_in is not None
+            self.fail("S206" if not both else "S201", "'zone' is replaced by 'while_in' (the zone this card must be "
+                      "in) and 'to' (the zone the event's card goes to)" + (": write only while_in" if both else
+                      f"; read here as while_in: {ab.zone}"), path + ("zone",), key=True,
+                      help=f"write while_in: {ab.zone}" + (f", or to: {ab.zone} for where the card goes"
+                                                           if ab.event in MOVING_EVENTS else ""))
+        if ab.to is not None and ab.event not in MOVING_EVENTS:
+            self.fail("S201", f"'to' applies to the events of a card moving ({', '.join(MOVING_EVENTS)}), not to "
+                      f"'{ab.event}'", path + ("to",), key=True,
+                      help=f"for where this card must be, write while_in: {ab.to}")
         for key in ("cost", "effect"):
             for j, eff in enumerate(getattr(ab, key)):
                 self.res.effect(eff, path + (key, j))
@@ -228,18 +256,20 @@ class ScenarioChecks:
             self.res.condition(ab.if_, path + ("if",))
 
 
-def build(sf: ScenarioFile, doc) -> Scenario:
+def build(sf: ScenarioFile, doc, game: m.Game) -> Scenario:
+    """The scenario the engine runs (its checks passed): card words are the ids they stand for."""
     cards = {}
+    word = lambda field, value: cardwords.normal(game, field, value)  # noqa: E731
     for c in sf.cards:
         abilities = tuple(
             Ability(ab.id or f"{c.id}.{k + 1}", (ab.label.en if ab.label and ab.label.en else (ab.id or f"{ab.kind} {k + 1}")),
-                    ab.kind, ab.event, ab.subject, ab.every, ab.zone,
+                    ab.kind, ab.event, ab.subject, ab.every, ab.while_in or ab.zone,
                     lower_condition(ab.if_) if ab.if_ is not None else None, ab.play,
                     tuple(lower_action(a) for a in ab.cost), tuple(lower_action(a) for a in ab.effect),
-                    text(ab.label) if ab.label and ab.label.ja and ab.label.en else None)
+                    text(ab.label) if ab.label and ab.label.ja and ab.label.en else None, ab.to)
             for k, ab in enumerate(c.abilities))
-        cards[c.id] = Card(c.id, c.name, c.type, tuple(sorted(c.stats.items())), tuple(c.traits), c.faction,
-                           tuple(c.triggers), c.state, abilities)
+        cards[c.id] = Card(c.id, c.name, word("type", c.type), tuple(sorted(c.stats.items())), word("traits", c.traits),
+                           word("faction", c.faction), word("triggers", c.triggers), c.state, abilities)
     choices = []
     for i, ch in enumerate(sf.choices):
         sp = doc.span(("choices", i))

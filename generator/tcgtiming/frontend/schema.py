@@ -16,7 +16,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
 
-from ..core.vocab import ACTIONS, PREDICATES, ZONE_ROLES
+from ..core.vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES, ZONE_ROLES
 from .terms import LOGIC, Term, parse_action, parse_condition
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
@@ -41,27 +41,70 @@ Cite = Annotated[
 ]
 
 
-def _vocab_schema(registry: dict, with_logic: bool) -> dict:
-    names = sorted(registry)
-    entry_args = {"type": "object", "additionalProperties": True}
-    return {
-        "anyOf": [
-            {"type": "string", "enum": names},
-            {"type": "object", "minProperties": 1, "maxProperties": 1,
-             "propertyNames": {"enum": names + (list(LOGIC) if with_logic else [])},
-             "additionalProperties": {"anyOf": [entry_args, {"type": "array"}, {"type": "string"}]}},
-        ]
-    }
+def _arg_schema(type_: str, literal: bool) -> dict:
+    """The JSON Schema of an argument of the vocabulary's type (``core.vocab``); ``literal``: card
+    effects, whose integers are written out (no constants of the game)."""
+    if type_.startswith("enum:"):
+        return {"enum": type_[5:].split("|")}
+    if type_ == "count":
+        return {"type": "integer", "minimum": 0}
+    if type_ == "int":
+        return {"type": "integer"} if literal else {"anyOf": [{"type": "integer"}, {"type": "string"}],
+                                                    "description": "an integer, or an integer constant of the game"}
+    if type_ == "bool":
+        return {"type": "boolean"}
+    return {"type": "string"}
 
 
-Condition = Annotated[
-    Term,
-    PlainValidator(parse_condition),
-    WithJsonSchema({**_vocab_schema(PREDICATES, True),
-                    "description": "A predicate name, {predicate: {args}}, or {not: c} / {all: [c...]} / {any: [c...]}."}),
-]
-ACTION_SCHEMA = {**_vocab_schema(ACTIONS, False), "description": "An action name, or {action: {args}}."}
-Action = Annotated[Term, PlainValidator(parse_action), WithJsonSchema(ACTION_SCHEMA)]
+def _entry_schema(e, literal: bool) -> dict:
+    """``{name: arguments}`` of one vocabulary entry: its arguments by name (the required ones
+    required, no others), or its only argument's value, or nothing when none is required."""
+    props = {p.name: _arg_schema(p.type, literal) for p in e.params}
+    if e.compare:
+        props.update({c: _arg_schema("int", literal) for c in COMPARATORS})
+    named = {"type": "object", "properties": props, "additionalProperties": False,
+             "required": [p.name for p in e.params if p.required]}
+    if e.compare:
+        named["minProperties"] = 1 + len(named["required"])
+    forms = [named]
+    if len(e.params) == 1 and not e.compare:
+        forms.append(_arg_schema(e.params[0].type, literal))
+    if not named["required"] and not e.compare:
+        forms.append({"type": "null"})
+    return {"type": "object", "properties": {e.name: forms[0] if len(forms) == 1 else {"anyOf": forms}},
+            "required": [e.name], "additionalProperties": False, "description": e.doc}
+
+
+def vocab_schema(registry: dict, *, literal: bool = False, logic: str | None = None) -> dict:
+    """The JSON Schema of a term of the registry, generated from its entries as the front end reads
+    them (``terms``, ``resolve``): a bare name (for an entry that needs no argument) or
+    ``{name: arguments}``; with ``logic`` (the $ref of the whole condition), also not/all/any."""
+    bare = sorted(n for n, e in registry.items() if not e.compare and not any(p.required for p in e.params))
+    forms = [{"type": "string", "enum": bare}] + [_entry_schema(registry[n], literal) for n in sorted(registry)]
+    if logic is not None:
+        ref = {"$ref": logic}
+        forms += [{"type": "object", "properties": {"not": ref}, "required": ["not"], "additionalProperties": False}]
+        forms += [{"type": "object", "properties": {op: {"type": "array", "items": ref, "minItems": 1}},
+                   "required": [op], "additionalProperties": False} for op in LOGIC if op != "not"]
+    return {"anyOf": forms}
+
+
+# A term's JSON Schema is defined once under $defs (conditions refer to themselves through not/all/
+# any): a field holds a mark, which json_schema_of replaces by a reference (pydantic resolves a $ref
+# of its own). name -> (registry, literal arguments, description)
+TERMS = {
+    "Condition": (PREDICATES, False, "A predicate name, {predicate: {args}}, or {not: c} / {all: [c...]} / {any: [c...]}."),
+    "Action": (ACTIONS, False, "An action name, or {action: {args}}."),
+    "Effect": (EFFECTS, True, "An effect of a card ability: its name, or {effect: {args}}."),
+}
+
+
+def term_schema(name: str) -> dict:
+    return {"x-tcgtiming": name}
+
+
+Condition = Annotated[Term, PlainValidator(parse_condition), WithJsonSchema(term_schema("Condition"))]
+Action = Annotated[Term, PlainValidator(parse_action), WithJsonSchema(term_schema("Action"))]
 
 
 class Reading(Model):
@@ -377,8 +420,27 @@ def json_schema() -> dict:
 
 def json_schema_of(root: type[Model], name: str, title: str) -> dict:
     """The JSON Schema (for editors) of the files whose top level ``root`` describes."""
-    schema = root.model_json_schema(mode="validation")
+    used: set = set()
+    schema = _refer_terms(root.model_json_schema(mode="validation"), used)
+    for name in sorted(used):
+        registry, literal, doc = TERMS[name]
+        logic = f"#/$defs/{name}" if name == "Condition" else None
+        schema.setdefault("$defs", {})[name] = {**vocab_schema(registry, literal=literal, logic=logic), "description": doc}
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = f"tcgtiming-{name}.schema.json"
     schema["title"] = title
     return schema
+
+
+def _refer_terms(node, used: set):
+    """The schema with each term's mark replaced by a reference to its one definition (``used``
+    collects the names referred to)."""
+    if isinstance(node, dict):
+        name = node.get("x-tcgtiming")
+        if name is not None:
+            used.add(name)
+            return {"$ref": f"#/$defs/{name}", **{k: v for k, v in node.items() if k != "x-tcgtiming"}}
+        return {k: _refer_terms(v, used) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_refer_terms(v, used) for v in node]
+    return node

@@ -33,6 +33,10 @@ def _describe(value: object) -> str:
     return next((word for t, word in _FOUND if isinstance(value, t)), type(value).__name__)
 
 
+def _describe_value(value: object) -> str:
+    return f"'{value}'" if isinstance(value, (int, str)) else _describe(value)
+
+
 def _real_path(data: object, loc: tuple) -> tuple:
     """Drop the union-member tags that pydantic inserts into error locations."""
     path: list = []
@@ -237,6 +241,11 @@ def map_errors(doc, exc: ValidationError, root: type[BaseModel] | None = None) -
         elif "string_pattern_mismatch" in types:
             out.append(doc.diag("S204", f"'{e.get('input')}' is not a valid id", path,
                                 help="ids use letters, digits, '_' and '-', and start with a letter or digit (no dots)"))
+        elif types & {"greater_than_equal", "greater_than"}:
+            least = e.get("ctx", {}).get("ge", e.get("ctx", {}).get("gt"))
+            words = "at least" if "greater_than_equal" in types else "more than"
+            out.append(doc.diag("S204", f"{_describe_value(e.get('input'))} is too small here", path,
+                                help=f"the value must be {words} {least}"))
         elif "string_too_short" in types:
             out.append(doc.diag("S204", "an empty string is not allowed here", path))
         else:

@@ -213,7 +213,7 @@ def compile_scenario(path: str, rules_dir: str, compiled: dict[str, Game]):
             rules = rules_for(sf.scenario.game, doc.file, rules_dir)
             game = compiled.get(os.path.abspath(rules)) if rules is not None else None
             if game is not None and not scenario_file.ScenarioChecks(sf, game, doc).run():
-                return Result(doc.file, doc, game, scenario_file.build(sf, doc))
+                return Result(doc.file, doc, game, scenario_file.build(sf, doc, game))
     return compile_file(path, rules=rules_dir)
 
 

@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from ...core import model as m
 from ...core.model import Game, Node, Text
+from ...core.text import call_text, cond_text, value_text  # noqa: F401  (the site's pages use them from here)
 from ...core.words import word
 
 # --- words ----------------------------------------------------------------------------------------
@@ -142,31 +143,6 @@ def chart_file(svg: str, at: str) -> tuple[str, float, float]:
     return text, width, height
 
 # --- model objects as text ------------------------------------------------------------------------
-
-
-def value_text(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(value_text(x) for x in v) + "]"
-    return str(v)
-
-
-def call_text(name: str, args) -> str:
-    return name if not args else f"{name}({', '.join(f'{k}={value_text(v)}' for k, v in args)})"
-
-
-def cond_text(c) -> str:
-    if isinstance(c, m.Pred):
-        return call_text(c.name, c.args)
-    if isinstance(c, m.Not):
-        inner = cond_text(c.cond)
-        return f"not ({inner})" if isinstance(c.cond, (m.All, m.AnyOf)) else f"not {inner}"
-    if isinstance(c, (m.All, m.AnyOf)):
-        sep = " and " if isinstance(c, m.All) else " or "
-        parts = [f"({cond_text(x)})" if isinstance(x, (m.All, m.AnyOf)) else cond_text(x) for x in c.conds]
-        return sep.join(parts)
-    return str(c)
 
 
 def role_text(game: Game, role: str | None, lang: str) -> str:

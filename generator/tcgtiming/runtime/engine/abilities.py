@@ -45,6 +45,9 @@ class Abilities:
                 continue
             if own and subject is not card and of_card:
                 continue
+            to = ab.to
+            if to is not None and (subject is None or subject.zone != to):
+                continue
             if cond is not None and not self.holds_for(cond, card):
                 continue
             found.append((card, ab))
@@ -84,11 +87,12 @@ class Abilities:
 
     def holds_for(self, cond, card) -> bool:
         seat = self.seat
-        saved, seat[2] = seat[2], card.owner
+        saved = seat[2], seat[3]
+        seat[2], seat[3] = card.owner, self.other(card.owner)
         try:
             return self.prog.condition(cond)(self)
         finally:
-            seat[2] = saved
+            seat[2], seat[3] = saved
 
     def resolve_effects(self, ability, card, controller, item, target) -> tuple:
         if not ability.effect:

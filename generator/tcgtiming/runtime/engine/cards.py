@@ -49,11 +49,11 @@ def chosen_from(st, node, cards, count):
         wanted = [st.chosen.id]
     picked = [c for c in cards if c.id in wanted]
     if wanted and len(picked) < len(wanted):
-        where = ch.loc if ch is not None else node.loc
+        where = st.asked_at(ch, node)
         raise SimulationError("R503", f"chosen card(s) {', '.join(wanted)} not available at '{node.id}' "
                               f"(there: {', '.join(c.id for c in cards) or 'none'})", where)
     if not wanted:
-        if st.strict and cards:
+        if st.strict and len(cards) > (count or 1):  # all of them, or the only one: forced
             raise SimulationError("R501", f"unscripted card choice at '{node.id}' ({node.label.en})", node.loc,
                                   help=f"add a choice: {{at: {node.id}, card: <card id>}}")
         picked = cards[:count or 1]
@@ -188,7 +188,7 @@ def act_discard_to_limit(cx, node, a):
             return ("within_limit", len(cards_in), limit)
         ch = st.choice_at(node)
         wanted = list(ch.cards) if ch is not None and ch.cards else ([ch.card] if ch is not None and ch.card else [])
-        if ch is None:
+        if ch is None and excess < len(cards_in):  # discarding the whole hand is forced
             if st.strict:
                 raise SimulationError("R501", f"unscripted discard at '{node.id}'", node.loc,
                                       help=f"add a choice: {{at: {node.id}, cards: [...]}}")
@@ -289,7 +289,7 @@ def act_play(cx, node, a):
             return ("plays_nothing",)
         ability = ability_of(card, kind, ch.ability if ch else None)
         if ability is None:
-            raise SimulationError("R503", f"{card.name} [{card.id}] has no '{kind}' ability to play", (ch.loc if ch else node.loc))
+            raise SimulationError("R503", f"{card.name} [{card.id}] has no '{kind}' ability to play", st.asked_at(ch, node))
         target = st.cards.get(ch.target) if ch is not None and ch.target else None
         return ("play", card.id, ability.id, st.resolve_effects(ability, card, pid, None, target))
     return run
@@ -313,6 +313,14 @@ def act_end_effects(cx, node, a):
     return run
 
 
+def _unusable(st, pid, z, frm) -> str:
+    """Why the cards of a zone cannot pay: the state a paying card needs, and each card's state."""
+    need = f"'{frm}'" if frm is not None else "'face_up' or none"
+    states = ", ".join(f"{c.id}: {c.state or 'no state'}" for c in st.zones[pid][z]) or "no card"
+    return (f"a card pays from {z} in state {need} ({states}); a scenario card starts in the state its "
+            "'state:' gives, else in none")
+
+
 @CARD_ACTIONS
 def act_pay_cost(cx, node, a):
     i, stat, frm, z, to = cx.seat(a["player"]), a["stat"], a.get("from"), a["zone"], a["to"]
@@ -329,13 +337,14 @@ def act_pay_cost(cx, node, a):
             picked = [c for c in usable if c.id in wanted]
             if len(picked) != len(wanted):
                 raise SimulationError("R503", f"{', '.join(wanted)}: not all usable in {z} "
-                                      f"(usable: {', '.join(c.id for c in usable) or 'none'})", ch.loc)
+                                      f"(usable: {', '.join(c.id for c in usable) or 'none'})", ch.loc,
+                                      help=_unusable(st, pid, z, frm))
         else:
             picked = usable[:n]
         if len(picked) != n:
-            where = ch.loc if ch is not None and wanted else node.loc
+            where = ch.loc if ch is not None and wanted else st.asked_at(None, node)
             raise SimulationError("R503", f"{st.chosen.name} [{st.chosen.id}] costs {n} ({stat}); "
-                                  f"{len(picked)} chosen/usable in {z}", where)
+                                  f"{len(picked)} chosen/usable in {z}", where, help=_unusable(st, pid, z, frm))
         for c in picked:
             st.set_state(c, to)
         return ("pay", n, st.chosen.id, ids(picked), to)

@@ -21,9 +21,11 @@ def act_declare_attack(cx, node, a):
         candidates = [c for c in attackers(st, pid) if c.state in ("stand", "active")]
         card = ch if ch is not None and ch in candidates else None
         if ch is not None and card is None:
-            raise SimulationError("R503", f"{ch.name} [{ch.id}] cannot attack now (it must be a standing character on the stage)", node.loc)
+            raise SimulationError("R503", f"{ch.name} [{ch.id}] cannot attack now: it is {st.where(ch)}; the cards that "
+                                  f"can attack are {', '.join(c.id for c in candidates) or 'none'}",
+                                  st.asked_at(scripted, node))
         if card is None:
-            if st.strict:
+            if st.strict and len(candidates) > 1:  # the only character that can attack: forced
                 raise SimulationError("R501", f"unscripted attacker at '{node.id}'", node.loc, help=f"add card: <id> to the choice at {node.id}")
             card = candidates[0] if candidates else None
         if card is None:
@@ -67,10 +69,11 @@ def act_declare_block(cx, node, a):
         if card is None:
             return ("no_block",)
         if card.owner != pid:
-            raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", node.loc)
+            raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", st.asked_at(ch, node))
         if card not in attackers(st, pid) or card.state not in (None, "stand", "active"):
-            raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it must be a standing/active "
-                                  f"character in play (it is in {card.zone}, {card.state or 'no state'})", node.loc)
+            raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it is {st.where(card)}; the "
+                                  f"cards that can are {', '.join(c.id for c in attackers(st, pid) if c.state in (None, 'stand', 'active')) or 'none'}",
+                                  st.asked_at(ch, node))
         if pay is not None:
             pay_from_power(st, card, pay, ch.loc if ch is not None else node.loc)
         st.attack.defender = card

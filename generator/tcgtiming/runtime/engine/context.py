@@ -1,13 +1,15 @@
 """The compile context: what the compilers of predicates, actions and effects resolve ahead of time -
 roles to seats (0: the turn player, 1: the other, 2: ``self``, the player a rule or ability is
-tested for), constants to integers, zone roles to zone ids - and the helpers built on zone roles
-(drawing, the characters that may attack, the zones in play, the active character of a party)."""
+tested for, also a card ability's ``controller``; 3: the ``opponent`` of that player), constants to
+integers, zone roles to zone ids - and the helpers built on zone roles (drawing, the characters that
+may attack, the zones in play, the active character of a party)."""
 from __future__ import annotations
 
 from ...core import model as m
 from .state import SimulationError
 
 BOTH = (0, 1)
+CARD_ROLES = {"controller": 2, "opponent": 3}
 
 
 class Cx:
@@ -33,6 +35,8 @@ class Cx:
         if r is None:
             if role in ("any", "both"):
                 return 0
+            if role in CARD_ROLES:  # a card ability's condition: its controller, and that player's opponent
+                return CARD_ROLES[role]
             raise SimulationError("R503", f"the game has no role '{role}'", self.loc)
         return 0 if r.get("seat") == "turn" else 1
 

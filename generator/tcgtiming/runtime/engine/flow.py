@@ -6,8 +6,27 @@ from __future__ import annotations
 
 from collections import deque
 
+from ...core.text import cond_text
 from .cards import LABEL
 from .state import GameOver, SimulationError
+
+
+DATA = ("take", "card", "cards", "ability", "target")  # what a scripted choice may give
+UNSCRIPTED = "unscripted"  # a player action with options and no choice: a decision once its options are known
+
+
+class Taken:
+    """A scripted choice as the run takes it: reads through to the choice, noting which of its data
+    the run read (``unused_choice_data``)."""
+
+    __slots__ = ("choice", "read")
+
+    def __init__(self, choice):
+        self.choice, self.read = choice, set()
+
+    def __getattr__(self, name):
+        self.read.add(name)
+        return getattr(self.choice, name)
 
 
 class Flow:
@@ -19,6 +38,7 @@ class Flow:
         self.choices = {at: deque(chs) for at, chs in grouped}
         self.used_choices: set = set()
         self.all_choices = self.sc.choices
+        self.taken: list = []  # the choices taken, each watching which of its data the run reads
 
     def next_choice(self, node_id, decision: bool = False):
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
@@ -30,8 +50,46 @@ class Flow:
             ch = lst.popleft()
             if id(ch) not in self.used_choices:
                 self.used_choices.add(id(ch))
-                return ch
+                taken = Taken(ch)
+                self.taken.append(taken)
+                return taken
         return None
+
+    def unused_choice_data(self) -> tuple:
+        """(node id, location, keys) of each choice taken with data the decision never read: a card,
+        cards, an ability, a target or an answer given at a node that has no use for it."""
+        out = []
+        for t in self.taken:
+            ch = t.choice
+            unread = tuple(k for k in DATA if getattr(ch, k) not in (None, ()) and k not in t.read)
+            if unread:
+                out.append((ch.at, ch.loc, unread))
+        return tuple(out)
+
+    @property
+    def chosen(self):
+        """The card chosen at the last decision (a later action that reads it uses that choice's card)."""
+        by = self._chosen_by
+        if by is not None and self._chosen is not None:
+            by.read.add("card")
+        return self._chosen
+
+    @chosen.setter
+    def chosen(self, card) -> None:
+        self._chosen, self._chosen_by = card, None
+
+    def asked_at(self, ch, node):
+        """Where a refusal points: the scripted choice that asked for what is refused (``ch``, else the
+        one that chose the card at hand), else the node."""
+        if ch is not None:
+            return ch.loc
+        by = self._chosen_by
+        return by.choice.loc if by is not None and self._chosen is not None else node.loc
+
+    def where(self, card) -> str:
+        """Where a card is and its state, in the game's words (its zone's name)."""
+        zone = self.prog.game.zones.get(card.zone) if card.zone else None
+        return f"in {zone.name.en if zone is not None else 'no zone'}, {card.state or 'no state'}"
 
     def card_for(self, ch):
         """The card a scripted choice names, else the card chosen at the last decision."""
@@ -56,11 +114,24 @@ class Flow:
         self.player_choice_node, self.player_choice = node.id, ch
         if ch is not None:
             return ch, "scenario"
+        if node.choices:  # options: a decision only if more than one is available (``unscripted``)
+            return None, UNSCRIPTED
+        return None, self.unscripted(node, actor)
+
+    def unscripted(self, node, actor) -> str:
+        """A decision no choice answers: an error with --strict, else the policy's (counted)."""
         if self.strict:
             raise SimulationError("R501", f"unscripted decision at '{node.id}' ({node.label.en}) for {self.who(actor)}",
                                   node.loc, help=f"add a choice: {{at: {node.id}, take: ...}}")
         self.policy_decisions += 1
-        return None, f"policy:{self.policy}"
+        return f"policy:{self.policy}"
+
+    def why_not(self, node, option_id) -> str | None:
+        """Why an option is not available: the condition it needs, which does not hold now."""
+        opt = next((c for c in node.choices if c.id == option_id), None)
+        if opt is None or opt.when is None:
+            return None
+        return f"'{option_id}' needs {cond_text(opt.when)}, which does not hold now"
 
     def policy_pick(self, available):
         if self.policy == "first":
@@ -80,7 +151,8 @@ class Flow:
         ch, by = self.decide(node, actor)
         out = self.out
         if node.choices or node.may:  # a decision: what it chose (a do-only action keeps the earlier choice)
-            self.chosen = self.cards.get(ch.card) if ch is not None and ch.card else None
+            card = ch.choice.card if ch is not None else None  # kept for a later action: read only if it uses it
+            self._chosen, self._chosen_by = (self.cards.get(card) if card else None), ch
         if node.choices:
             did = act(self) if act is not None else None  # e.g. choose the attacker first
             conds = prog.option_when[ni]
@@ -91,9 +163,12 @@ class Flow:
                 k = next((k for k in available if node.choices[k].id == ch.take), None)
                 if k is None:
                     raise SimulationError("R503", f"option '{ch.take}' of '{node.id}' is not available now "
-                                          f"(available: {', '.join(node.choices[k].id for k in available)})", ch.loc)
+                                          f"(available: {', '.join(node.choices[k].id for k in available)})", ch.loc,
+                                          help=self.why_not(node, ch.take))
             else:
-                j = None if self.explorer is None else \
+                if by is UNSCRIPTED:  # a single available option is forced: no decision, no policy
+                    by = self.unscripted(node, actor) if len(available) > 1 else None
+                j = None if self.explorer is None or by is None else \
                     self.explorer.pick(self, node.id, tuple(("take", node.choices[k].id) for k in available))
                 k = self.policy_pick(available) if j is None else available[j]
             pick = node.choices[k].id

@@ -29,7 +29,8 @@ class Machine(Flow, Windows, Abilities):
     attack = None
     attacks_this_turn = 0
     damage_left = 0
-    chosen: RCard | None = None
+    _chosen: RCard | None = None  # the card chosen at the last decision (Flow.chosen), and the choice
+    _chosen_by = None  # that chose it
     result = "ongoing"
     priority: str | None = None
     window_state = None
@@ -64,7 +65,7 @@ class Machine(Flow, Windows, Abilities):
         self.listen = {ev: [(made[it[0]],) + it[1:] for it in items] for ev, items in setup.listen}
         tp = scenario.turn_player
         other = [p for p in self.players if p != tp]
-        self.seat = [tp, other[0] if other else tp, None]  # turn, non-turn, self
+        self.seat = [tp, other[0] if other else tp, None, None]  # turn, non-turn, self, self's opponent
         self.pending = pending = {p: Queue() for p in self.players}
         self.stack: list = []
         self.revealed: list[RCard] = []
@@ -293,7 +294,7 @@ class Machine(Flow, Windows, Abilities):
             tuple(self.prog.ids[f] for f in self.frames), self.prog.ids[self.node],
             (at.attacker.id, at.defender.id if at.defender else None, at.side) if at else None,
             self.attacks_this_turn, tuple(c.id for c in self.revealed), self.damage_left,
-            tuple(sorted(self.decisions.items())), self.chosen.id if self.chosen else None,
+            tuple(sorted(self.decisions.items())), self._chosen.id if self._chosen else None,
             tuple(sorted(self.event_counts.items())), tuple(sorted(self.loops.items())), tuple(sorted(self.vars.items())),
             len(self.used_choices), hash(self._rng.getstate()) if self._rng is not None else self.sc.seed,
         )

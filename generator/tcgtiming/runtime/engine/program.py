@@ -193,6 +193,8 @@ class Setup:
             for z in game.zones:
                 cards = []
                 for k, cid in enumerate(given.get(z, ())):
+                    if cid is None:  # an empty stage slot
+                        continue
                     spec = scenario.cards[cid]
                     cards.append((spec, dict(spec.stats), k if z == self.stage else None))
                     for ab in spec.abilities:

@@ -134,6 +134,11 @@ class Run:
         return self.machine.unused_choices()
 
     @property
+    def unused_choice_data(self) -> tuple:
+        """(node id, location, keys) of each choice whose data the decision it answered never read."""
+        return self.machine.unused_choice_data()
+
+    @property
     def fingerprint(self) -> tuple:
         if self._fingerprint is None:
             self._fingerprint = self.machine.fingerprint()

@@ -83,17 +83,19 @@ class Windows:
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
+        playable = self.playable(pid, w)
+        if not playable:
+            return None, None  # nothing to play: passing is forced, not a decision
         if self.strict:
             raise SimulationError("R501", f"unscripted priority decision at '{node.id}' for {self.who(pid)}", node.loc,
                                   help=f"add a choice: {{at: {node.id}, take: pass}}")
         self.policy_decisions += 1
         if self.explorer is not None:
-            options = self.playable(pid, w)
             j = self.explorer.pick(self, node.id, (("take", "pass"),) + tuple(
-                ("play", c.id, ab.id, t.id if t is not None else None) for c, ab, t in options))
+                ("play", c.id, ab.id, t.id if t is not None else None) for c, ab, t in playable))
             if j is not None:
-                return (options[j - 1] if j else None), "explore"
-        options = self.playable(pid, w) if self.policy in ("first", "random") else []
+                return (playable[j - 1] if j else None), "explore"
+        options = playable if self.policy in ("first", "random") else []
         if not options:
             return None, f"policy:{self.policy}"
         return (options[0] if self.policy == "first" else self.rng.choice(options)), f"policy:{self.policy}"
