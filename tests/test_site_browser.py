@@ -250,7 +250,8 @@ def test_a_phase_page_shows_the_sources_colours_and_the_code_behind_its_switch(s
         return page.evaluate(f"getComputedStyle(document.getElementById('{nid}').querySelector('.tcg-line')).color")
 
     assert colour("attack.encore.3") == "rgb(0, 0, 255)"  # a decision by the rules: blue, as the seed draws it
-    assert colour("attack.encore.3.reversed.3") == "rgb(0, 0, 255)"  # "back to 3." too
+    assert colour("attack.encore.3.reversed.4") == "rgb(0, 0, 255)"  # "back to 3." too
+    assert colour("attack.encore.3.reversed.3") == "rgb(255, 0, 0)"  # the check timing after the built-in encore
     assert colour("attack.encore.3.reversed.1") == "rgb(0, 159, 0)"  # a player's action: green
     assert colour("attack.encore.2") == "rgb(255, 0, 0)"  # a check timing: red
     code = page.locator('[id="attack.declaration.3"] .tcg-cond .tcg-code').first

@@ -38,8 +38,8 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of standard output")
     c.set_defaults(command_module="compile")
 
-    s = sub.add_parser("schema", help="print the JSON Schema of rule files or scenario files",
-                       description="Print the JSON Schema of rule files or scenario files (for editors: "
+    s = sub.add_parser("schema", help="print the JSON Schema of rule files, scenario files or ruling files",
+                       description="Print the JSON Schema of rule files, scenario files or ruling files (for editors: "
                        "'# yaml-language-server: $schema=...'), write it, or check that a copy is current.")
     s.add_argument("--kind", choices=("rules", "scenario", "ruling"), default="rules", help="which file kind (default: rules)")
     g = s.add_mutually_exclusive_group()
