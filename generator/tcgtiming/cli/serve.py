@@ -22,7 +22,6 @@ import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from ..core.diagnostics import Diagnostic
 from .common import os_error_text, print_usage_problems
 
 STATUS = "/__tcgtiming/status"
@@ -145,13 +144,13 @@ def _plain(text: str) -> str:
 
 
 def run(args) -> int:
-    if not os.path.isdir(args.rules):
-        print_usage_problems([Diagnostic("U401", f"no such directory: {args.rules}", args.rules, 0, 0)])
+    from .site import folders_problem
+
+    problem = folders_problem(args)
+    if problem is not None:
+        print_usage_problems([problem])
         return 2
     templates = Path(args.templates) if args.templates else None
-    if templates is not None and not templates.is_dir():
-        print_usage_problems([Diagnostic("U401", f"no such directory: {args.templates}", args.templates, 0, 0)])
-        return 2
     state = State()
     folders = [args.rules] + ([str(templates)] if templates else [])
     seen = watched(folders)

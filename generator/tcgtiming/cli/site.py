@@ -15,21 +15,16 @@ from .common import os_error_text, print_diags, print_usage_problems
 
 def run(args) -> int:
     from ..present.charts import RenderError, cache_dir
-    from ..present.site import BuildError, InputError, build, rule_files
+    from ..present.site import BuildError, InputError, build
 
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("tcgtiming site: error: --jobs must be 1 or more\n")
         return 2
-    if not os.path.isdir(args.rules):
-        print_usage_problems([Diagnostic("U401", f"no such directory: {args.rules}", args.rules, 0, 0)])
-        return 2
-    if not rule_files(args.rules):
-        print_usage_problems([Diagnostic("U401", f"no rule file under {args.rules}", args.rules, 0, 0)])
+    problem = folders_problem(args)
+    if problem is not None:
+        print_usage_problems([problem])
         return 2
     templates = Path(args.templates) if args.templates else None
-    if templates is not None and not templates.is_dir():
-        print_usage_problems([Diagnostic("U401", f"no such directory: {args.templates}", args.templates, 0, 0)])
-        return 2
     out = Path(args.out)
     try:
         check_target(out)  # a folder of its own: OUT is swapped whole with the new outputs
@@ -54,6 +49,20 @@ def run(args) -> int:
                      "traces/: example simulations; site/: the site, ja/ and en/)\n")
     sys.stdout.write(f"site: {where / 'site' / 'index.html'}\n")
     return 0
+
+
+def folders_problem(args) -> Diagnostic | None:
+    """What is wrong with the folders a build reads (``site``, ``serve``): the rules folder with its
+    rule files, and the templates folder when one is given."""
+    from ..present.site import rule_files
+
+    if not os.path.isdir(args.rules):
+        return Diagnostic("U401", f"no such directory: {args.rules}", args.rules, 0, 0)
+    if not rule_files(args.rules):
+        return Diagnostic("U401", f"no rule file under {args.rules}", args.rules, 0, 0)
+    if args.templates and not os.path.isdir(args.templates):
+        return Diagnostic("U401", f"no such directory: {args.templates}", args.templates, 0, 0)
+    return None
 
 
 def report_invalid(exc) -> None:

@@ -21,9 +21,7 @@ def _scalar(v) -> str:
 def choice(at: str, alt: tuple) -> dict:
     """An alternative taken at a node as a scenario choice."""
     kind = alt[0]
-    if kind == "take":
-        return {"at": at, "take": alt[1]}
-    if kind == "pay":
+    if kind in ("take", "pay"):  # an option, yes/no, pass; paying a cost: yes/no
         return {"at": at, "take": alt[1]}
     if kind == "ability":
         return {"at": at, "card": alt[1], "ability": alt[2]}
