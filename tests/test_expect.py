@@ -67,12 +67,12 @@ def test_order_fails_when_reversed(tmp_path):
 
 
 def test_stack_priority_and_passes_are_checked(tmp_path):
-    p = variant(tmp_path, CHAIN, ("stack: [supply, counter, jam], priority: p1", "stack: [supply, jam, counter], priority: p2"),
+    p = variant(tmp_path, CHAIN, ("stack: [supply, counter, jam], priority: p2", "stack: [supply, jam, counter], priority: p1"),
                 ("nth: 4, passes: 1", "nth: 4, passes: 2"))
     fs = failures(p, str(ROOT / "rules/gundam/game.yaml"))
     by_line = {f.loc.line: f.message for f in fs}
     assert set(by_line) == {line_of(p, "nth: 3"), line_of(p, "nth: 4")}
-    assert "stack" in by_line[line_of(p, "nth: 3")] and "priority: expected p2, found p1" in by_line[line_of(p, "nth: 3")]
+    assert "stack" in by_line[line_of(p, "nth: 3")] and "priority: expected p1 to hold priority after the entry, found p2" in by_line[line_of(p, "nth: 3")]
     assert "passes: expected 2, found 1" in by_line[line_of(p, "nth: 4")]
 
 

@@ -164,6 +164,14 @@ def _ids(items) -> str:
     return "[" + ", ".join(f"{c}/{a}" for c, a, *_ in items) + "]"
 
 
+def priority_fact(at: At, holder: str | None) -> list[str]:
+    """Whether the holder of priority after the entry (as the next entry finds it, or at the end of
+    the run) is the one ``at`` names."""
+    if at.priority is not None and (holder or "none") != at.priority:
+        return [f"priority: expected {at.priority} to hold priority after the entry, found {holder or 'none'}"]
+    return []
+
+
 def at_facts(at: At, e: Entry, board: Board) -> list[str]:
     """What of ``at`` does not hold right after entry ``e`` (the board brought up to it)."""
     bad = []
@@ -192,8 +200,6 @@ def at_facts(at: At, e: Entry, board: Board) -> list[str]:
         have = pending.get(pid, ())
         if not _refs(have, want):
             bad.append(f"{pid}'s pending abilities: expected [{', '.join(want)}], found {_ids(have)}")
-    if at.priority is not None and (e.priority or "none") != at.priority:
-        bad.append(f"priority: expected {at.priority}, found {e.priority or 'none'}")
     if at.passes is not None:
         have = e.event[1] if e.event[0] == "pass" else 0
         if have != at.passes:
@@ -212,6 +218,7 @@ class Checking:
         self.order = [[o, 0, 0, None, None] for o in (f.order if f else ())]  # fact, seen a, seen b, entry a, entry b
         self.events = [[h, 0, None] for h in (f.events if f else ())]  # fact, count, first entry
         self.at = [[a, 0, None, None] for a in (f.at if f else ())]  # fact, seen, entry, problems
+        self.holder_after: list = []  # the facts about priority waiting for the next entry
         self.board = Board(program, scenario) if f is not None and f.at else None
         self.last: Entry | None = None
 
@@ -221,6 +228,9 @@ class Checking:
 
     def feed(self, e: Entry) -> None:
         self.last = e
+        for a in self.holder_after:
+            a[3] += priority_fact(a[0], e.priority)
+        self.holder_after = []
         if self.board is not None:
             self.board.apply(e)
         for o in self.order:
@@ -241,12 +251,18 @@ class Checking:
                 a[1] += 1
                 if a[1] == a[0].where.nth:
                     a[2], a[3] = e, at_facts(a[0], e, self.board)
+                    if a[0].priority is not None:
+                        self.holder_after.append(a)
 
     def finish(self, run: Run | None = None, error: SimulationError | None = None) -> list[Failure]:
         out = []
         f = self.facts
         if f is None:
             return out
+        holder = run.machine.priority if run is not None and run.machine is not None else None
+        for a in self.holder_after:
+            a[3] += priority_fact(a[0], holder)
+        self.holder_after = []
         if run is not None:
             out += [Failure(f.loc(key), msg, self.last) for key, msg in verify_keyed(run, self.sc)]
         for fact, na, nb, ea, eb in self.order:

@@ -39,6 +39,7 @@ def chosen_from(st, node, cards, count):
     if node is None:  # inside rule processing: scripted as {at: <rule process id>, card: ...}
         ch = st.next_choice(st.rule_key) if st.rule_key else None
         wanted = (list(ch.cards) or [ch.card]) if ch is not None else []
+        too_many(wanted, count, st.rule_key, ch)
         picked = [c for c in cards if c.id in wanted] or cards
         return picked[:count]
     ch = st.choice_at(node)
@@ -47,6 +48,7 @@ def chosen_from(st, node, cards, count):
         wanted = list(ch.cards) or ([ch.card] if ch.card else [])
     elif st.chosen is not None:
         wanted = [st.chosen.id]
+    too_many(wanted, count, node.id, ch)
     picked = [c for c in cards if c.id in wanted]
     if wanted and len(picked) < len(wanted):
         where = st.asked_at(ch, node)
@@ -58,6 +60,13 @@ def chosen_from(st, node, cards, count):
                                   help=f"add a choice: {{at: {node.id}, card: <card id>}}")
         picked = cards[:count or 1]
     return picked[:count or len(picked)]
+
+
+def too_many(wanted, count, where, ch) -> None:
+    """A choice naming more cards than the action takes is refused where it is written (not cut short)."""
+    if ch is not None and count is not None and len(wanted) > count:
+        raise SimulationError("R503", f"the choice at '{where}' names {len(wanted)} card(s) "
+                              f"({', '.join(wanted)}); {count} is taken there", ch.loc)
 
 
 @CARD_ACTIONS
@@ -308,9 +317,19 @@ def act_end_effects(cx, node, a):
         for pid in st.players:
             for z in st.zones[pid].values():
                 for c in z:
-                    c.mods = []
+                    if c.mods:
+                        clear_mods(st, c)
         return ("end_effects",)
     return run
+
+
+def clear_mods(st, card) -> None:
+    """The modifiers of a card end: each value they changed is a change of the entry (old -> base)."""
+    before = {k: card.stat(k) for k, _ in card.mods}
+    card.mods = []
+    for k in sorted(before):
+        if before[k] != card.stat(k):
+            st.note(("stat", card.id, k, before[k], card.stat(k)))
 
 
 def _unusable(st, pid, z, frm) -> str:
