@@ -81,7 +81,9 @@ def test_standby_one_pass_does_not_end_the_exchange_two_in_a_row_resolve_newest_
         ("resolved", "p2", "b-char", "ward", None),                               # ② no longer negates ①
         ("resolved", "p1", "a-leader", "bolt", (("damage_card", "b-char", 2, "discard"),)),  # ① 2 damage: DP1 -> discarded
     ]
-    assert done[2].changes == (("damage", "b-char", 2, 2), ("move", "b-char", "field", "discard"))
+    # a card leaving the field loses its field state (the field keeps_state): it is not active in the discard pile
+    assert done[2].changes == (("damage", "b-char", 2, 2), ("move", "b-char", "field", "discard"),
+                               ("state", "b-char", "active", None))
     assert (w[8].event, w[8].stack) == (("stack_resolved", 3), ())
     # after resolving, the phase ends: the example's ⑤ pass is the end (the window's after_resolve: close)
     assert len(w) == 9

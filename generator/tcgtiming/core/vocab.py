@@ -67,8 +67,8 @@ COMPARATORS = ("gt", "ge", "lt", "le", "eq")
 ZONE_ROLES: dict[str, str] = {
     "deck": "Cards are drawn, revealed and dealt as damage from its top; its cards trigger no ability.",
     "hand": "Drawn cards go here; activated abilities of its cards may be played.",
-    "stage": "Where characters stand in positions (slots): a card keeps its position, leaving it fires 'left_stage' "
-             "and clears the card's state; characters attack from the first 'front' positions and the opposing "
+    "stage": "Where characters stand in positions (slots): a card keeps its position, leaving it fires 'left_stage'; "
+             "characters attack from the first 'front' positions and the opposing "
              "character in the same position defends.",
     "field": "An area of cards in play without positions (units, characters under control): they attack and block "
              "from it and their skills count.",

@@ -326,6 +326,9 @@ class Zone(Named):
         None, description="What the zone means to the engine (at most one zone per role): "
         + "; ".join(f"{k}: {v}" for k, v in ZONE_ROLES.items()))
     front: int | None = Field(None, ge=1, description="role stage: the number of front positions, whose characters attack.")
+    keeps_state: bool | None = Field(
+        None, description="true: its cards have a state (standing, sleeping, face up, ...); a card that leaves it for "
+        "another zone loses its state (the zones without it keep no state of their cards' own).")
 
 
 class ListItem(Model):

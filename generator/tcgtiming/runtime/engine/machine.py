@@ -50,6 +50,7 @@ class Machine(Flow, Windows, Abilities):
         self.players, self.names = setup.players, setup.names
         self.first_turn = scenario.first_turn
         self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
+        self.stateful = setup.stateful  # the zones whose cards keep a state (the rule file's keeps_state)
         self.zones: dict[str, dict[str, list[RCard]]] = {}
         self.cards = cards = {}
         made = []
@@ -135,11 +136,10 @@ class Machine(Flow, Windows, Abilities):
         if to != stage:
             card.mods = []
             card.damage = 0
-        if stage is not None and came_from == stage and to != stage:
-            if card.state is not None:
-                self.set_state(card, None)  # a card off the stage is neither standing, rested nor reversed
-            if "left_stage" in self.listen:
-                self.fire("left_stage", card)
+        if came_from in self.stateful and to != came_from and card.state is not None:
+            self.set_state(card, None)  # e.g. a card off the stage is neither standing, rested nor reversed
+        if stage is not None and came_from == stage and to != stage and "left_stage" in self.listen:
+            self.fire("left_stage", card)
         if "entered" in self.listen:
             self.fire("entered", card)
         if self.prog.interrupt_rules:

@@ -186,6 +186,7 @@ class Setup:
         self.names = {p[0]: p[1] for p in scenario.players}
         self.deck, self.stage = cx.zone_or_none("deck"), cx.zone_or_none("stage")
         self.zone_order = {z: i for i, z in enumerate(game.zones)}
+        self.stateful = frozenset(z for z, zone in game.zones.items() if zone.get("keeps_state"))
         zones, listen, i = [], {}, 0
         for pid, _, given in scenario.players:
             given = dict(given)
