@@ -150,7 +150,8 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("discard_to_limit", "The player discards chosen cards from hand down to the limit.",
           (_p("player:role"), _p("limit:int"), _p("to:zone"))),
     Entry("place", "The player puts a card from hand onto the field (character, climax, power card, item).",
-          (_p("player:role"), _p("from:zone"), _p("to:zone"), _p("state?:enum:" + STATES),
+          (_p("player:role"), _p("from:zone"), _p("to:zone"),
+           _p("state?:enum:" + STATES, "the state it enters in (without it, the card keeps the state it has, if any)"),
            _p("type?:name", "the card type the card must have (refused otherwise, on every path that places)"),
            _p("keyword?:name", "a keyword skill that changes the state the card enters in"),
            _p("keyword_state?:enum:" + STATES, "the state a card with the keyword enters in"),
@@ -190,7 +191,10 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("pay_cost", "The player pays the chosen card's cost (one of its values, e.g. E) by turning that many cards of a "
           "zone from one state to another (VERSUS: usable magic cards face down).",
           (_p("player:role"), _p("zone:zone"), _p("stat:enum:cost|e|level|guard_cost|attack_cost|encore_cost"),
-           _p("to:enum:" + STATES), _p("from?:enum:" + STATES))),
+           _p("to:enum:" + STATES), _p("from?:enum:" + STATES),
+           _p("card_from?:zone", "where the card paid for is, when no decision chose it: the card of 'type' there "
+              "(several: the scenario names it; the placing that follows puts that card)"),
+           _p("type?:name", "the card type of the card paid for (with card_from)"))),
     Entry("trigger_icon", "Carry out the trigger icon of the card just revealed (e.g. soul: the attacker gets +1 soul).",
           (_p("player:role"),)),
     # --- additions: ws ---

@@ -248,9 +248,7 @@ def act_place(cx, node, a):
         if kw is not None and kw in card.spec.traits:
             st.set_state(card, kw_state)
         elif state:
-            st.set_state(card, state)
-        elif card.state is None:
-            st.set_state(card, "stand")
+            st.set_state(card, state)  # without 'state:', the card has the state it had (the rule file says which)
         st.fire("placed", card)
         return ("place", card.id, frm, to)  # the cost paid, if any, is among the entry's changes
     return run
@@ -343,9 +341,12 @@ def _unusable(st, pid, z, frm) -> str:
 @CARD_ACTIONS
 def act_pay_cost(cx, node, a):
     i, stat, frm, z, to = cx.seat(a["player"]), a["stat"], a.get("from"), a["zone"], a["to"]
+    card_from, need = a.get("card_from"), a.get("type")
 
     def run(st):
         pid = st.seat[i]
+        if st.chosen is None and card_from is not None:
+            st.chosen = card_paid_for(st, node, pid, card_from, need)
         if st.chosen is None:
             return ("nothing_to_pay",)
         n = max(0, st.chosen.stat(stat))
@@ -368,6 +369,19 @@ def act_pay_cost(cx, node, a):
             st.set_state(c, to)
         return ("pay", n, st.chosen.id, ids(picked), to)
     return run
+
+
+def card_paid_for(st, node, pid, zone, need):
+    """The card a cost is paid for when no decision chose one: the only card of the type in the zone, or
+    the policy's pick among several (a decision: R501 under --strict). None: no such card."""
+    fits = [c for c in st.zones[pid][zone] if need is None or c.spec.type == need]
+    if len(fits) > 1:
+        if st.strict:
+            raise SimulationError("R501", f"unscripted card choice at '{node.id}' ({node.label.en}): "
+                                  f"{', '.join(c.id for c in fits)}", node.loc,
+                                  help="name the card at the decision before it: {at: <node>, take: ..., card: <card id>}")
+        st.policy_decisions += 1
+    return fits[0] if fits else None
 
 
 @CARD_ACTIONS
