@@ -1,0 +1,73 @@
+"""Engine defects a judge's rulings found (issue 11, what was left): each test runs a small variation
+of a shipped scenario or ruling and checks the facts of the run (events, states, located refusals)."""
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import SimulationError, simulate
+from tcgtiming.runtime.expect import check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def variant(tmp_path, rel, edit):
+    """A shipped scenario or ruling file (``rules/<rel>``) changed by ``edit(data)``, compiled with its game."""
+    src = ROOT / "rules" / rel
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    edit(data)
+    path = tmp_path / src.name
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    res = compile_file(str(path), rules=str(ROOT / "rules" / rel.split("/")[0] / "game.yaml"))
+    assert res.scenario is not None, [(d.code, d.line, d.message) for d in res.diagnostics]
+    return res, path
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_a_choice_naming_more_cards_than_taken_is_refused_where_it_is_written(tmp_path):
+    def edit(data):
+        ch = next(c for c in data["choices"] if c["at"] == "place_character.put.else.1")
+        ch.pop("card")
+        ch["cards"] = ["a-big", "a-small"]  # one card is placed there
+        data.pop("expect")
+        data.pop("ruling")  # the ruling's scenario, run as a scenario of its own
+    res, path = variant(tmp_path, "versus/rulings/placement-cost-turns-magic-down.yaml", edit)
+    with pytest.raises(SimulationError) as err:
+        simulate(res.game, res.scenario, strict=True)
+    e = err.value
+    assert e.code == "R503" and "a-big" in e.message and "a-small" in e.message
+    assert (e.loc.file, e.loc.line) == (str(path), line_of(path, "at: place_character.put.else.1"))
+
+
+def test_the_end_of_effects_is_a_change_of_the_values_it_ends(tmp_path):
+    # the Guncannon's attack is 6 until the effects end, then its own value again (4 + 0 modifiers)
+    res, _ = variant(tmp_path, "gundam/scenarios/turn-end-sequence.yaml", lambda data: None)
+    run = simulate(res.game, res.scenario, strict=True)
+    end = next(e for e in run.entries if e.node == "battle.return.effects_end")
+    changed = [x for x in end.changes if x[0] == "stat" and x[1] == "a-guncannon"]
+    assert changed and changed[0][2] == "attack" and changed[0][3] == 6 and changed[0][4] < 6
+
+    def facts(data):
+        data.setdefault("expect", {})["at"] = [{"node": "battle.return.effects_end",
+                                               "cards": {"a-guncannon": {"values": {"attack": changed[0][4]}}}}]
+    res2, _ = variant(tmp_path, "gundam/scenarios/turn-end-sequence.yaml", facts)
+    assert check(simulate(res2.game, res2.scenario, strict=True), res2.scenario) == []
+
+
+def test_a_card_leaving_the_field_loses_its_state_where_the_rule_file_says_so(tmp_path):
+    # Gundam War: a unit destroyed in battle is neither standing nor rolled in the junk yard (the rule
+    # file's field keeps_state; the junk yard does not)
+    res, _ = variant(tmp_path, "gundam/scenarios/destruction-abolish.yaml", lambda data: None)
+    zones = {z: zone.get("keeps_state") for z, zone in res.game.zones.items()}
+    assert zones["field"] is True and not zones["junk_yard"]
+    run = simulate(res.game, res.scenario, strict=True)
+    left = [(e, k) for e in run.entries for k, x in enumerate(e.changes) if x[0] == "move" and x[2] == "field"]
+    assert left
+    for e, k in left:
+        cid = e.changes[k][1]
+        assert [y[3] for y in e.changes[k:] if y[0] == "state" and y[1] == cid][:1] == [None], e.changes
+        assert run.machine.cards[cid].state is None
