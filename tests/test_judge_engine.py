@@ -71,3 +71,32 @@ def test_a_card_leaving_the_field_loses_its_state_where_the_rule_file_says_so(tm
         cid = e.changes[k][1]
         assert [y[3] for y in e.changes[k:] if y[0] == "state" and y[1] == cid][:1] == [None], e.changes
         assert run.machine.cards[cid].state is None
+
+
+def test_a_branch_records_the_values_it_tested_and_expect_asserts_them(tmp_path):
+    # Weiß Schwarz end phase 6.: the repeat holds on 9 cards in hand, then not on 7
+    def facts(count_again, count_done):
+        def edit(data):
+            data["expect"]["events"] = [
+                {"node": "end.6", "held": "again", "tested": {"count": count_again}, "count": 1},
+                {"node": "end.6", "held": "otherwise", "tested": {"count": count_done}, "count": 1}]
+        return edit
+    res, _ = variant(tmp_path, "ws/scenarios/end-phase-again.yaml", facts(9, 7))
+    run = simulate(res.game, res.scenario, strict=True)
+    assert check(run, res.scenario) == []
+    res, path = variant(tmp_path, "ws/scenarios/end-phase-again.yaml", facts(8, 7))
+    fs = check(simulate(res.game, res.scenario, strict=True), res.scenario)
+    assert [f.loc.line for f in fs] == [line_of(path, "held: again") - 1] and "tested: {count: 8}" in fs[0].message
+
+
+def test_a_tested_predicate_is_checked_against_the_vocabulary(tmp_path):
+    def edit(data):
+        data["expect"]["events"] = [{"node": "end.6", "tested": {"cuont": 9}}]
+    src = ROOT / "rules/ws/scenarios/end-phase-again.yaml"
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    edit(data)
+    path = tmp_path / src.name
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    res = compile_file(str(path), rules=str(ROOT / "rules/ws/game.yaml"))
+    bad = [d for d in res.diagnostics if d.code == "C302"]
+    assert bad and "cuont" in bad[0].message and "count" in (bad[0].help or "")

@@ -217,7 +217,11 @@ def test_end_phase_again_the_climax_draws_after_the_hand_was_trimmed():
     assert es[cx].event == ("move", ("a-cx",), "climax", "waiting_room")
     assert dict(es[cx].pending)["p1"] == (("a-cx", "gift"),)
     assert es[draw].event[4][-1] == ("draw", "p1", ("a-d2", "a-d3"))
-    assert at(es, "end.6")[0].event == ("case", "again")
+    again_entry = at(es, "end.6")[0]
+    assert again_entry.event[:2] == ("case", "again")
+    # what the repeat tested: 9 cards in hand (over the limit) held; no ability was left untriggered
+    (case, facts), = again_entry.event[2]
+    assert case == "again" and ("count", "p1", 9, ("hand",), True) in facts
     assert es[second_trim].event == ("discard", 2, ("a-h1", "a-h2"))
     assert (es[second_trim].actor, es[second_trim].role) == ("p1", "turn_player")
 
@@ -226,7 +230,7 @@ def test_end_phase_again_the_whole_phase_runs_twice_then_the_turn_ends():
     es = run("end-phase-again").entries
     assert len(at(es, "end.begin")) == 2
     assert len(at(es, "end.1")) == 2  # the end-of-turn trigger point comes again
-    assert [e.event for e in at(es, "end.6")] == [("case", "again"), ("otherwise",)]
+    assert [e.event[:2] if e.event[0] == "case" else e.event[:1] for e in at(es, "end.6")] == [("case", "again"), ("otherwise",)]
     assert es[-1].node == "turn.end"
 
 

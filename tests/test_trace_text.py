@@ -89,6 +89,14 @@ def test_a_branch_says_what_it_asks_and_which_case_held(lang):
         else:  # every case that did not hold is named
             for c in node.choices:
                 assert (c.label.get(lang) if c.label else c.id) in text
+        # why: each value the cases tried found, from the catalogue (the hand's count, as a number)
+        tested = e.event[2] if e.event[0] == "case" else e.event[1]
+        assert tested and all(facts for _, facts in tested)
+        for _, facts in tested:
+            for name, pid, value, extra, held in facts:
+                if name == "count":
+                    assert word("tested.count", lang, n.player(pid), n.zone(extra[0]), value) in text
+                assert word("tested.holds" if held else "tested.fails", lang) in text
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

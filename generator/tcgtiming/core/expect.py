@@ -26,11 +26,13 @@ class Match:
     state: tuple[str | None, str | None] | None = None  # (card, new state)
     actor: str | None = None
     turn: int | None = None
+    held: str | None = None  # a branch entry: the case that held ("otherwise": none)
+    tested: tuple[tuple[str, object], ...] | None = None  # a branch entry: (predicate, value found)
 
     def words(self) -> str:
         """The matcher as it was written (for messages)."""
         parts = []
-        for key in ("node", "nth", "rule", "interrupt", "resolved", "played", "actor", "turn"):
+        for key in ("node", "nth", "rule", "interrupt", "resolved", "played", "actor", "turn", "held"):
             v = getattr(self, key)
             if v is not None:
                 parts.append(f"{key}: {v}")
@@ -39,6 +41,8 @@ class Match:
             v = getattr(self, key)
             if v is not None:
                 parts.append(key + ": {" + ", ".join(f"{k}: {x}" for k, x in zip(names, v) if x is not None) + "}")
+        if self.tested is not None:
+            parts.append("tested: {" + ", ".join(f"{k}: {v}" for k, v in self.tested) + "}")
         return "{" + ", ".join(parts) + "}"
 
 

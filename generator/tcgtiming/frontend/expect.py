@@ -28,6 +28,7 @@ from ..core import model as m
 from ..core.diagnostics import did_you_mean, one_of
 from ..core.expect import At, CardFacts, Facts, Happens, Match, Order, Refused
 from ..core.scenario import STATS, Expect
+from ..core.vocab import PREDICATES
 from ..core.words import WORDS
 from .schema import Id, Model, Ref
 
@@ -61,6 +62,10 @@ class MatchSpec(Model):
     moved: MovedSpec | None = Field(None, description="a card moved (any of card, from, to)")
     damage: DamageSpec | None = Field(None, description="damage dealt to a player or a card (amount: exactly)")
     state: StateSpec | None = Field(None, description="a card's state changed to")
+    held: Id | None = Field(None, description="a branch entry: this case held ('otherwise': none did)")
+    tested: dict[str, Union[int, bool, str, None, list[int]]] | None = Field(
+        None, description="a branch entry: each predicate of a case it tried found this value (a count, a number, "
+        "yes/no as true/false, a card or option id, [a, b] for the two values stat_at_least compares)")
     actor: Id | None = None
     turn: int | None = Field(None, description="the turn (1-based)")
 
@@ -170,6 +175,10 @@ def check(ex: ExpectSpec, game: m.Game, pids: list, cards, fail) -> None:
             card(ms.damage.card, path + ("damage", "card"))
         if ms.state is not None:
             card(ms.state.card, path + ("state", "card"))
+        for pred in ms.tested or {}:
+            if pred not in PREDICATES:
+                fail("C302", f"unknown predicate '{pred}'", path + ("tested", pred), key=True,
+                     help=did_you_mean(pred, PREDICATES) or one_of(PREDICATES))
         player(ms.actor, path + ("actor",))
         for key in ("nth", "turn"):
             v = getattr(ms, key)
@@ -225,7 +234,9 @@ def _match(ms: MatchSpec) -> Match:
     return Match(ms.node, ms.nth, ms.rule, ms.interrupt, ms.resolved, ms.played,
                  (mv.card, mv.from_, mv.to) if mv is not None else None,
                  (dm.player, dm.card, dm.amount) if dm is not None else None,
-                 (sv.card, sv.to) if sv is not None else None, ms.actor, ms.turn)
+                 (sv.card, sv.to) if sv is not None else None, ms.actor, ms.turn, ms.held,
+                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in ms.tested.items())
+                 if ms.tested is not None else None)
 
 
 def _zones(spec) -> tuple:

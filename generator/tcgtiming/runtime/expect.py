@@ -79,12 +79,30 @@ def matches(mt: Match, e: Entry) -> bool:
             return False
     if mt.damage is not None and not _damaged(mt.damage, e):
         return False
+    if mt.held is not None and not _held(mt.held, ev):
+        return False
+    if mt.tested is not None and not _tested(mt.tested, ev):
+        return False
     if mt.state is not None:
         c, to = mt.state
         to = None if to == "none" else to
         if not any(x[0] == "state" and x[1] == c and x[3] == to for x in e.changes):
             return False
     return True
+
+
+def _held(case: str, ev) -> bool:
+    """A branch entry where this case held ('otherwise': none of them did)."""
+    return (ev[0] == "case" and ev[1] == case) or (case == "otherwise" and ev[0] == "otherwise")
+
+
+def _tested(want, ev) -> bool:
+    """A branch entry that found each (predicate, value) of ``want`` among the values it tested."""
+    tested = ev[2] if ev[0] == "case" and len(ev) > 2 else ev[1] if ev[0] == "otherwise" and len(ev) > 1 else None
+    if not tested:
+        return False
+    found = [(f[0], f[2]) for _, facts in tested for f in facts]
+    return all(any(name == p and type(v) is type(value) and v == value for name, v in found) for p, value in want)
 
 
 def _damaged(want, e: Entry) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..core import model as m
 from ..core.words import WORDS as _KEYS, word
+from .tested import cases
 
 WHERE = ("damage_judgment", "discard", "trigger_icon", "rule", "interrupt")  # events whose cards' destinations are told
 DEFAULT_EXIT = ("phase", "step", "loop", "procedure", "turn")
@@ -127,6 +128,22 @@ class Narrator:
         return self.w(f"event.{code}", *ev[1:]) if f"event.{code}" in _KEYS else code
 
 
+def _case(n: Narrator, node, cid, tested=()) -> str:
+    if node is None:
+        return cid
+    if tested:
+        return n.w("event.case.tested", _label(n, node), n.option(node, cid), cases(n, node, tested))
+    return n.w("event.case", _label(n, node), n.option(node, cid))
+
+
+def _otherwise(n: Narrator, node, tested=()) -> str:
+    if node is None or not node.choices:
+        return n.w("event.otherwise")
+    if tested:
+        return n.w("event.otherwise.tested", _label(n, node), cases(n, node, tested))
+    return n.w("event.otherwise.cases", _label(n, node), n.list([n.option(node, c.id) for c in node.choices]))
+
+
 def _label(n: Narrator, node) -> str:
     return n.text(node.label) if node is not None else ""
 
@@ -238,10 +255,8 @@ RENDER = {
     "call": _call,
     "exit": _exit,
     "end_game": lambda n, node, result, losers: n.w("event.end_game", _label(n, node)),
-    "case": lambda n, node, cid: n.w("event.case", _label(n, node), n.option(node, cid)) if node is not None else cid,
-    "otherwise": lambda n, node: (n.w("event.otherwise.cases", _label(n, node),
-                                      n.list([n.option(node, c.id) for c in node.choices]))
-                                  if node is not None and node.choices else n.w("event.otherwise")),
+    "case": _case,
+    "otherwise": _otherwise,
     "loop": lambda n, node, holds: n.w("event.loop.on" if holds else "event.loop.off"),
     "item": _item,
     "items_done": lambda n, node: n.w("event.items_done"),

@@ -93,6 +93,14 @@ class Gen:
         return []  # end, end_game
 
     # --- code ----------------------------------------------------------------------------------------
+    def tester(self, ni: int, node) -> str:
+        """The name of the function that records what a branch tested (``witness.branch_tester``)."""
+        name = f"W{ni}"
+        if name not in self.ns:
+            from .witness import branch_tester
+            self.ns[name] = branch_tester(self.prog, node)
+        return name
+
     def const(self, prefix: str, value) -> str:
         name = f"{prefix}{len(self.ns)}"
         self.ns[name] = value
@@ -259,11 +267,11 @@ class Gen:
                 cond = self.test(c.when, prog.case_when[ni][i])
                 out.append(f"{'if' if i == 0 else 'elif'} {cond}:")
                 if T:
-                    out.append(f"    o(({ni}, {self.const('E', ('case', c.id))}))")
+                    out.append(f"    o(({ni}, ({self.const('E', ('case', c.id))} + ({self.tester(ni, n)}(st, {i}),))))")
                 out += ["    " + x for x in self.jump(b, c.entry)]
             arm = ["else:"] if n.choices else ["if True:"]
             if T:
-                arm.append(f"    o(({ni}, {self.const('E', ('otherwise',))}))")
+                arm.append(f"    o(({ni}, ({self.const('E', ('otherwise',))} + ({self.tester(ni, n)}(st, {len(n.choices)}),))))")
             out += arm + ["    " + x for x in self.jump(b, n.otherwise)]
         elif k == "loop":
             out.append(f"if {self.test(n.condition, prog.loop_when[ni])}:")

@@ -1,0 +1,146 @@
+"""What a branch tested: for each predicate of the conditions of the cases it tried, the value the
+run state had (a count, a number compared, the option chosen, the card looked at) and whether the
+predicate held. A branch entry records these facts (``("case", id, tested)``, ``("otherwise",
+tested)``), so a trace says which case held and why, and ``expect:`` can assert the values.
+
+A fact is ``(predicate, player or None, value, extra)``: ``value`` an int, a bool, a card or
+option id, a pair of ints, or None; ``extra`` what the narration names besides (a zone, a state,
+the node of a choice). One witness per predicate, ``wit_<name>(cx, args)`` in ``WITNESSES``; a
+predicate without one records whether it held."""
+from __future__ import annotations
+
+from ...core import model as m
+from .state import Registry
+
+WITNESSES = Registry("wit_")
+
+
+def _each(cx, player, value, extra=()):
+    seats = cx.seats(player) if player is not None else (0,)
+
+    def facts(st, name):
+        return tuple((name, st.seat[i], value(st, st.seat[i]), extra) for i in seats)
+    return facts
+
+
+@WITNESSES
+def wit_count(cx, a):
+    z = a["zone"]
+    return _each(cx, a["player"], lambda st, pid: len(st.zones[pid][z]), (z,))
+
+
+@WITNESSES
+def wit_has_state(cx, a):
+    z, state = a.get("zone") or cx.zone("stage"), a["state"]
+    return _each(cx, a["player"], lambda st, pid: sum(1 for c in st.zones[pid][z] if c.state == state), (z, state))
+
+
+@WITNESSES
+def wit_has_pending(cx, a):
+    return _each(cx, a["player"], lambda st, pid: st.pending[pid].n)
+
+
+@WITNESSES
+def wit_has_type(cx, a):
+    t, zones = a["type"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
+    return _each(cx, a["player"], lambda st, pid: sum(1 for z in zones for c in st.zones[pid][z] if c.spec.type == t))
+
+
+@WITNESSES
+def wit_has_keyword(cx, a):
+    kw, zones = a["keyword"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
+    return _each(cx, a["player"], lambda st, pid: sum(1 for z in zones for c in st.zones[pid][z] if kw in c.spec.traits))
+
+
+@WITNESSES
+def wit_can_attack(cx, a):
+    attackers = cx.attackers()
+    return _each(cx, a["player"], lambda st, pid: sum(1 for c in attackers(st, pid) if c.state in ("stand", "active")))
+
+
+@WITNESSES
+def wit_lost(cx, a):
+    return _each(cx, a["player"], lambda st, pid: pid in st.losers)
+
+
+def _number(get):
+    return lambda cx, a: (lambda st, name: ((name, None, get(st), ()),))
+
+
+WITNESSES.update({
+    "attacks_this_turn": _number(lambda st: st.attacks_this_turn),
+    "first_attack_of_turn": _number(lambda st: st.attacks_this_turn),
+    "damage_left": _number(lambda st: st.damage_left),
+    "stack_empty": _number(lambda st: len(st.stack)),
+    "revealed_is": _number(lambda st: st.revealed[-1].id if st.revealed else None),
+    "chosen_has": _number(lambda st: st.chosen.id if st.chosen is not None else None),
+})
+
+
+@WITNESSES
+def wit_chose(cx, a):
+    node = a["node"]
+    return lambda st, name: ((name, None, st.decisions.get(node), (node,)),)
+
+
+@WITNESSES
+def wit_stat_at_least(cx, a):
+    who, stat, than, than_stat = a["who"], a["stat"], a["than"], a["than_stat"]
+
+    def facts(st, name):
+        at = st.attack
+        if at is None or at.defender is None:
+            return ((name, None, None, (who, stat, than, than_stat)),)
+        side = {"attacker": at.attacker, "defender": at.defender}
+        return ((name, None, (side[who].stat(stat), side[than].stat(than_stat)), (who, stat, than, than_stat)),)
+    return facts
+
+
+@WITNESSES
+def wit_active_has(cx, a):
+    party, active = a.get("party"), cx.active()
+
+    def facts(st, name):
+        card = active(st, st.seat[0], st.vars.get(party, party))
+        return ((name, None, card.id if card is not None else None, ()),)
+    return facts
+
+
+def leaves(cond) -> list:
+    """The predicates of a condition, in the order they are written."""
+    if isinstance(cond, m.Pred):
+        return [cond]
+    if isinstance(cond, m.Not):
+        return leaves(cond.cond)
+    if isinstance(cond, (m.All, m.AnyOf)):
+        return [p for c in cond.conds for p in leaves(c)]
+    return []
+
+
+def branch_tester(prog, node):
+    """``tested(st, k)``: the facts behind the cases of a branch tried up to case k (k = number of cases:
+    all of them, none held)."""
+    cx = prog.cx
+    per_case = []
+    for c in node.choices:
+        items = []
+        for p in leaves(c.when) if c.when is not None else ():
+            make = WITNESSES.get(p.name)
+            held = prog.condition(p)
+            items.append((p.name, make(cx, dict(p.args)) if make is not None else None, held))
+        per_case.append((c.id, tuple(items)))
+
+    def tested(st, k):
+        out = []
+        for cid, items in per_case[:k + 1]:
+            facts = []
+            for name, wit, held in items:
+                ok = bool(held(st))
+                for f in (wit(st, name) if wit is not None else ((name, None, ok, ()),)):
+                    facts.append(f + (ok,))
+            out.append((cid, tuple(facts)))
+        return tuple(out)
+    return tested
+
+
+__all__ = ["WITNESSES", "branch_tester", "leaves"]
