@@ -100,3 +100,31 @@ def test_a_tested_predicate_is_checked_against_the_vocabulary(tmp_path):
     res = compile_file(str(path), rules=str(ROOT / "rules/ws/game.yaml"))
     bad = [d for d in res.diagnostics if d.code == "C302"]
     assert bad and "cuont" in bad[0].message and "count" in (bad[0].help or "")
+
+
+def _closed_play(expect_refusal: bool):
+    def edit(data):
+        i = next(k for k, c in enumerate(data["choices"]) if c["at"] == "battle.return.free_after")
+        data["choices"].insert(i, {"at": "battle.return.damage_reset", "take": "play", "card": "a-guncannon",
+                                   "ability": "overdrive"})
+        data["expect"] = {"refused": {"code": "R503", "names": ["battle.return.damage_reset"]}} if expect_refusal else {}
+    return edit
+
+
+def test_a_play_at_a_closed_timing_is_a_refusal_expect_can_state(tmp_path):
+    # with refused: the run comes to the closed timing and refuses the play there, at the choice
+    res, path = variant(tmp_path, "gundam/scenarios/turn-end-sequence.yaml", _closed_play(True))
+    with pytest.raises(SimulationError) as err:
+        simulate(res.game, res.scenario, strict=True)
+    e = err.value
+    assert e.code == "R503" and "battle.return.damage_reset" in e.message
+    assert e.loc.line == line_of(path, "at: battle.return.damage_reset")
+    assert check(None, res.scenario, error=e) == []
+    # without it, validation refuses the file as before (the same code, at the same place)
+    src = ROOT / "rules/gundam/scenarios/turn-end-sequence.yaml"
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    _closed_play(False)(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    res = compile_file(str(path), rules=str(ROOT / "rules/gundam/game.yaml"))
+    bad = [d for d in res.diagnostics if d.code == "R503"]
+    assert res.scenario is None and bad and bad[0].line == line_of(path, "at: battle.return.damage_reset")
