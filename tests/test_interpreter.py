@@ -89,7 +89,8 @@ def test_window_stack_and_priority():
     run = run_file(LANES)
     w = [e for e in run.entries if e.node == "battle.free.1"]
     assert [(e.actor, e.priority) for e in w[:3]] == [("p1", "p1"), ("p2", "p2"), ("p1", "p1")]
-    assert w[0].event == ("window_play", "a5", "bolt", None) and w[0].stack == (("a5", "bolt", False),)
+    # the entry tells what the play cost (the card's own cost: it moves to the discard pile)
+    assert w[0].event == ("window_play", "a5", "bolt", None, (("move", ("a5",), "hand", "discard"),)) and w[0].stack == (("a5", "bolt", False),)
     assert w[0].changes == (("move", "a5", "hand", "discard"),)  # the cost, paid when it is played
     assert [e.event[:2] for e in w[1:3]] == [("pass", 1), ("pass", 2)]
     # the window closes: each item resolves in an entry of its own, then the window says how many

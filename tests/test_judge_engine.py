@@ -128,3 +128,28 @@ def test_a_play_at_a_closed_timing_is_a_refusal_expect_can_state(tmp_path):
     res = compile_file(str(path), rules=str(ROOT / "rules/gundam/game.yaml"))
     bad = [d for d in res.diagnostics if d.code == "R503"]
     assert res.scenario is None and bad and bad[0].line == line_of(path, "at: battle.return.damage_reset")
+
+
+def test_an_ability_cost_in_magic_cards_is_paid_told_and_refused_when_unpayable(tmp_path):
+    from tcgtiming.core.words import word
+    from tcgtiming.runtime.narrate import Narrator
+
+    def edit(data):
+        data.pop("ruling")
+        data["choices"] = data["choices"][:-1]  # without the character's play that cannot be paid
+        data["choices"] += [{"at": "standby.actions", "take": "pass"}, {"at": "battle.attack", "take": "none"},
+                            {"at": "battle.actions", "take": "pass"}, {"at": "battle.actions", "take": "pass"}]
+        data["expect"] = {}
+    res, _ = variant(tmp_path, "versus/rulings/ability-cost-in-magic-cards.yaml", edit)
+    run = simulate(res.game, res.scenario, strict=True)
+    play = next(e for e in run.entries if e.event[0] == "window_play")
+    assert play.event[4] == (("pay", 1, "a-leader", ("a-m1",), "face_down"),)
+    for lang in ("ja", "en"):
+        text = Narrator(res.game, res.scenario, lang).entry(play)
+        assert word("state.face_down", lang) in text and "a-m1" in text
+    # the ruling: the character's ability, with no usable magic card left, is refused naming the zone
+    res, path = variant(tmp_path, "versus/rulings/ability-cost-in-magic-cards.yaml", lambda d: (d.pop("ruling"), d.pop("expect")))
+    with pytest.raises(SimulationError) as err:
+        simulate(res.game, res.scenario, strict=True)
+    assert err.value.code == "R503" and "a-char" in err.value.message and "magic" in err.value.message
+    assert 0 <= line_of(path, "card: a-char") - err.value.loc.line <= 3  # at the choice that plays it

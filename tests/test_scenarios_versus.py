@@ -60,7 +60,8 @@ def test_standby_exchange_alternates_from_the_attack_side_and_stacks_each_use():
     assert plays[0].stack == (LEADER,)
     assert plays[1].stack == (LEADER, WARD)
     assert plays[2].stack == (LEADER, WARD, DISPEL)
-    assert [e.event for e in plays] == [("window_play",) + x[:2] + (None,) for x in (LEADER, WARD, DISPEL)]  # onto the stack
+    assert [e.event[:4] for e in plays] == [("window_play",) + x[:2] + (None,) for x in (LEADER, WARD, DISPEL)]  # onto the stack
+    assert plays[2].event[4] == (("move", ("a-magic",), "hand", "discard"),)  # what the magic item's use cost
     assert plays[2].changes == (("move", "a-magic", "hand", "discard"),)  # the magic item, used
 
 

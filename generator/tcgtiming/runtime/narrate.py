@@ -187,10 +187,12 @@ def _choose(n: Narrator, node, oid, did) -> str:
     return n.w("event.choose.after", n.event(did, node), lbl) if did is not None else n.w("event.choose", lbl)
 
 
-def _window_play(n: Narrator, node, cid, aid, done) -> str:
+def _window_play(n: Narrator, node, cid, aid, done, paid=()) -> str:
     if done is None:
-        return n.w("event.window_play.stack", n.card_name(cid), n.ability_label(cid, aid))
-    return n.w("event.window_play", n.card_name(cid), n.ability_label(cid, aid), n.results(done, node))
+        s = n.w("event.window_play.stack", n.card_name(cid), n.ability_label(cid, aid))
+    else:
+        s = n.w("event.window_play", n.card_name(cid), n.ability_label(cid, aid), n.results(done, node))
+    return n.w("event.window_play.paid", s, n.results(paid, node)) if paid else s
 
 
 def _resolved(n: Narrator, node, pid, cid, aid, done) -> str:

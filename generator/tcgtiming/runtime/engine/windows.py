@@ -49,20 +49,20 @@ class Windows:
             card, ab, target = play
             card.used = True
             item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
-            play_cost(self, card, ab, pid)
+            paid = play_cost(self, card, ab, pid)
             effect = prog.effect
-            for cost in ab.cost:
-                effect(cost)(self, card, pid, item, target)
+            paid += tuple(effect(cost)(self, card, pid, item, target) for cost in ab.cost)
+            paid = (paid,) if paid else ()  # what the play cost, when it cost something (the entry tells it)
             passes = 0
             self.fire("played", card)
             if w.resolve == "stack":
                 self.push(item)
                 if out is not None:
-                    out((ni, ("window_play", card.id, ab.id, None), pid, by))
+                    out((ni, ("window_play", card.id, ab.id, None) + paid, pid, by))
             else:
                 done = self.resolve_effects(ab, card, pid, item, target)
                 if out is not None:
-                    out((ni, ("window_play", card.id, ab.id, done), pid, by))
+                    out((ni, ("window_play", card.id, ab.id, done) + paid, pid, by))
             if w.after_play == "alternate":
                 self.set_priority(self.other(pid))
         self.set_priority(None)
@@ -139,13 +139,13 @@ class Windows:
         return n
 
 
-def play_cost(st, card, ab, pid) -> None:
+def play_cost(st, card, ab, pid) -> tuple:
     """What the rule file says every card played as this play kind costs (VERSUS: a magic item's E
     in usable magic cards turned face down), without the card stating it; refused, saying why."""
     spec = st.prog.game.plays.get(ab.play)
     cost = spec.get("cost") if spec is not None else None
     if cost is None:
-        return
+        return ()
     stat, zone, frm, to = cost
     n = max(0, card.stat(stat))
     usable = payable(st, zone, frm, pid)
@@ -155,6 +155,7 @@ def play_cost(st, card, ab, pid) -> None:
                               choice_naming(st, card))
     for c in usable[:n]:
         st.set_state(c, to)
+    return (("pay", n, card.id, tuple(c.id for c in usable[:n]), to),) if n else ()
 
 
 @WINDOW_ACTIONS
