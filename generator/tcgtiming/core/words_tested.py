@@ -5,6 +5,7 @@ from __future__ import annotations
 TESTED_WORDS: dict[str, tuple[str, str]] = {
     "event.case.tested": ("{0} → {1}（{2}）", "{0} → {1} ({2})"),
     "event.otherwise.tested": ("{0} → どれにも当たらない（{1}）", "{0} → no case holds ({1}): otherwise"),
+    "event.loop.tested": ("{0}（{1}）", "{0} ({1})"),
     "tested.case": ("「{0}」: {1}", "'{0}': {1}"),
     "tested.fact": ("{0} {1}", "{0} {1}"),
     "tested.holds": ("→成立", "→ holds"),

@@ -97,8 +97,8 @@ def _held(case: str, ev) -> bool:
 
 
 def _tested(want, ev) -> bool:
-    """A branch entry that found each (predicate, value) of ``want`` among the values it tested."""
-    tested = ev[2] if ev[0] == "case" and len(ev) > 2 else ev[1] if ev[0] == "otherwise" and len(ev) > 1 else None
+    """A branch (or loop) entry that found each (predicate, value) of ``want`` among the values it tested."""
+    tested = ev[2] if ev[0] in ("case", "loop") and len(ev) > 2 else ev[1] if ev[0] == "otherwise" and len(ev) > 1 else None
     if not tested:
         return False
     found = [(f[0], f[2]) for _, facts in tested for f in facts]

@@ -259,7 +259,9 @@ RENDER = {
     "end_game": lambda n, node, result, losers: n.w("event.end_game", _label(n, node)),
     "case": _case,
     "otherwise": _otherwise,
-    "loop": lambda n, node, holds: n.w("event.loop.on" if holds else "event.loop.off"),
+    "loop": lambda n, node, holds, tested=(): (n.w("event.loop.tested", n.w("event.loop.on" if holds else "event.loop.off"),
+                                                    cases(n, node, tested)) if tested else
+                                               n.w("event.loop.on" if holds else "event.loop.off")),
     "item": _item,
     "items_done": lambda n, node: n.w("event.items_done"),
     "choose": _choose,

@@ -46,9 +46,12 @@ def fact(n, f) -> str:
 
 
 def cases(n, node, tested) -> str:
-    """Each case tried: its label and its facts."""
+    """Each case tried: its label and its facts (a loop's condition: its facts alone)."""
     out = []
     for cid, facts in tested:
+        if cid is None:
+            out.append(n.list([fact(n, f) for f in facts]) if facts else n.w("tested.always"))
+            continue
         label = n.option(node, cid) if node is not None else cid
         out.append(n.w("tested.case", label, n.list([fact(n, f) for f in facts]) if facts else n.w("tested.always")))
     return n.w("trace.sep").join(out)

@@ -93,12 +93,12 @@ class Gen:
         return []  # end, end_game
 
     # --- code ----------------------------------------------------------------------------------------
-    def tester(self, ni: int, node) -> str:
-        """The name of the function that records what a branch tested (``witness.branch_tester``)."""
+    def tester(self, ni: int, node, loop: bool = False) -> str:
+        """The name of the function that records what a branch or a loop tested (``witness``)."""
         name = f"W{ni}"
         if name not in self.ns:
-            from .witness import branch_tester
-            self.ns[name] = branch_tester(self.prog, node)
+            from .witness import branch_tester, loop_tester
+            self.ns[name] = (loop_tester if loop else branch_tester)(self.prog, node)
         return name
 
     def const(self, prefix: str, value) -> str:
@@ -277,11 +277,12 @@ class Gen:
             out += arm + ["    " + x for x in self.jump(b, n.otherwise)]
         elif k == "loop":
             out.append(f"if {self.test(n.condition, prog.loop_when[ni])}:")
+            lt = self.tester(ni, n, loop=True) if T and n.condition is not None else None
             if T:
-                out.append(f"    o(({ni}, {self.const('E', ('loop', True))}))")
+                out.append(f"    o(({ni}, {self.const('E', ('loop', True))}" + (f" + ({lt}(st),)))" if lt else "))"))
             out += ["    " + x for x in self.jump(b, self.succ(nid, "loop"))] + ["else:"]
             if T:
-                out.append(f"    o(({ni}, {self.const('E', ('loop', False))}))")
+                out.append(f"    o(({ni}, {self.const('E', ('loop', False))}" + (f" + ({lt}(st),)))" if lt else "))"))
             out += ["    " + x for x in self.jump(b, self.succ(nid, "exit"))]
         elif k == "foreach":
             out.append(f"if st.foreach({ni}):")

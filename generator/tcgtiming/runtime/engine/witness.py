@@ -1,7 +1,8 @@
 """What a branch tested: for each predicate of the conditions of the cases it tried, the value the
 run state had (a count, a number compared, the option chosen, the card looked at) and whether the
 predicate held. A branch entry records these facts (``("case", id, tested)``, ``("otherwise",
-tested)``), so a trace says which case held and why, and ``expect:`` can assert the values.
+tested)``), and a loop entry the facts behind its condition (``("loop", holds, tested)``), so a
+trace says which case held and why, and ``expect:`` can assert the values.
 
 A fact is ``(predicate, player or None, value, extra)``: ``value`` an int, a bool, a card or
 option id, a pair of ints, or None; ``extra`` what the narration names besides (a zone, a state,
@@ -117,30 +118,38 @@ def leaves(cond) -> list:
     return []
 
 
+def _witnesses(prog, cond) -> tuple:
+    """(predicate, witness or None, test) for each predicate of a condition."""
+    items = []
+    for p in leaves(cond) if cond is not None else ():
+        make = WITNESSES.get(p.name)
+        items.append((p.name, make(prog.cx, dict(p.args)) if make is not None else None, prog.condition(p)))
+    return tuple(items)
+
+
+def _facts(st, items) -> tuple:
+    facts = []
+    for name, wit, held in items:
+        ok = bool(held(st))
+        for f in (wit(st, name) if wit is not None else ((name, None, ok, ()),)):
+            facts.append(f + (ok,))
+    return tuple(facts)
+
+
 def branch_tester(prog, node):
     """``tested(st, k)``: the facts behind the cases of a branch tried up to case k (k = number of cases:
     all of them, none held)."""
-    cx = prog.cx
-    per_case = []
-    for c in node.choices:
-        items = []
-        for p in leaves(c.when) if c.when is not None else ():
-            make = WITNESSES.get(p.name)
-            held = prog.condition(p)
-            items.append((p.name, make(cx, dict(p.args)) if make is not None else None, held))
-        per_case.append((c.id, tuple(items)))
+    per_case = [(c.id, _witnesses(prog, c.when)) for c in node.choices]
 
     def tested(st, k):
-        out = []
-        for cid, items in per_case[:k + 1]:
-            facts = []
-            for name, wit, held in items:
-                ok = bool(held(st))
-                for f in (wit(st, name) if wit is not None else ((name, None, ok, ()),)):
-                    facts.append(f + (ok,))
-            out.append((cid, tuple(facts)))
-        return tuple(out)
+        return tuple((cid, _facts(st, items)) for cid, items in per_case[:k + 1])
     return tested
 
 
-__all__ = ["WITNESSES", "branch_tester", "leaves"]
+def loop_tester(prog, node):
+    """``tested(st)``: the facts behind a loop's condition, as one case (``None``)."""
+    items = _witnesses(prog, node.condition)
+    return lambda st: ((None, _facts(st, items)),)
+
+
+__all__ = ["WITNESSES", "branch_tester", "leaves", "loop_tester"]
