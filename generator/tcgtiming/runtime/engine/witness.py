@@ -4,9 +4,9 @@ predicate held. A branch entry records these facts (``("case", id, tested)``, ``
 tested)``), and a loop entry the facts behind its condition (``("loop", holds, tested)``), so a
 trace says which case held and why, and ``expect:`` can assert the values.
 
-A fact is ``(predicate, player or None, value, extra)``: ``value`` an int, a bool, a card or
+A fact is ``(predicate, player or None, value, extra, held)``: ``value`` an int, a bool, a card or
 option id, a pair of ints, or None; ``extra`` what the narration names besides (a zone, a state,
-the node of a choice). One witness per predicate, ``wit_<name>(cx, args)`` in ``WITNESSES``; a
+the node of a choice); ``held`` whether the predicate held. One witness per predicate, ``wit_<name>(cx, args)`` in ``WITNESSES``; a
 predicate without one records whether it held."""
 from __future__ import annotations
 
@@ -17,11 +17,21 @@ WITNESSES = Registry("wit_")
 
 
 def _each(cx, player, value, extra=()):
+    """A witness of a value per player (each player of 'any' or 'both')."""
     seats = cx.seats(player) if player is not None else (0,)
+    if len(seats) == 1:
+        i = seats[0]
 
-    def facts(st, name):
-        return tuple((name, st.seat[i], value(st, st.seat[i]), extra) for i in seats)
-    return facts
+        def one(st, name, ok):
+            pid = st.seat[i]
+            return ((name, pid, value(st, pid), extra, ok),)
+        return one
+    i, j = seats
+
+    def two(st, name, ok):
+        a, b = st.seat[i], st.seat[j]
+        return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
+    return two
 
 
 @WITNESSES
@@ -65,7 +75,7 @@ def wit_lost(cx, a):
 
 
 def _number(get):
-    return lambda cx, a: (lambda st, name: ((name, None, get(st), ()),))
+    return lambda cx, a: (lambda st, name, ok: ((name, None, get(st), (), ok),))
 
 
 WITNESSES.update({
@@ -80,20 +90,22 @@ WITNESSES.update({
 
 @WITNESSES
 def wit_chose(cx, a):
-    node = a["node"]
-    return lambda st, name: ((name, None, st.decisions.get(node), (node,)),)
+    node, extra = a["node"], (a["node"],)
+    return lambda st, name, ok: ((name, None, st.decisions.get(node), extra, ok),)
 
 
 @WITNESSES
 def wit_stat_at_least(cx, a):
     who, stat, than, than_stat = a["who"], a["stat"], a["than"], a["than_stat"]
 
-    def facts(st, name):
+    extra = (who, stat, than, than_stat)
+
+    def facts(st, name, ok):
         at = st.attack
         if at is None or at.defender is None:
-            return ((name, None, None, (who, stat, than, than_stat)),)
+            return ((name, None, None, extra, ok),)
         side = {"attacker": at.attacker, "defender": at.defender}
-        return ((name, None, (side[who].stat(stat), side[than].stat(than_stat)), (who, stat, than, than_stat)),)
+        return ((name, None, (side[who].stat(stat), side[than].stat(than_stat)), extra, ok),)
     return facts
 
 
@@ -101,9 +113,9 @@ def wit_stat_at_least(cx, a):
 def wit_active_has(cx, a):
     party, active = a.get("party"), cx.active()
 
-    def facts(st, name):
+    def facts(st, name, ok):
         card = active(st, st.seat[0], st.vars.get(party, party))
-        return ((name, None, card.id if card is not None else None, ()),)
+        return ((name, None, card.id if card is not None else None, (), ok),)
     return facts
 
 
@@ -118,31 +130,35 @@ def leaves(cond) -> list:
     return []
 
 
+def _held(st, name, ok):
+    """The witness of a predicate without one: whether it held."""
+    return ((name, None, ok, (), ok),)
+
+
 def _witnesses(prog, cond) -> tuple:
-    """(predicate, witness or None, test) for each predicate of a condition."""
+    """(predicate, witness, test) for each predicate of a condition."""
     items = []
     for p in leaves(cond) if cond is not None else ():
         make = WITNESSES.get(p.name)
-        items.append((p.name, make(prog.cx, dict(p.args)) if make is not None else None, prog.condition(p)))
+        items.append((p.name, make(prog.cx, dict(p.args)) if make is not None else _held, prog.condition(p)))
     return tuple(items)
 
 
 def _facts(st, items) -> tuple:
     facts = []
     for name, wit, held in items:
-        ok = bool(held(st))
-        for f in (wit(st, name) if wit is not None else ((name, None, ok, ()),)):
-            facts.append(f + (ok,))
+        facts += wit(st, name, True if held(st) else False)
     return tuple(facts)
 
 
 def branch_tester(prog, node):
     """``tested(st, k)``: the facts behind the cases of a branch tried up to case k (k = number of cases:
     all of them, none held)."""
-    per_case = [(c.id, _witnesses(prog, c.when)) for c in node.choices]
+    per_case = tuple((c.id, _witnesses(prog, c.when)) for c in node.choices)
+    upto = [per_case[:k + 1] for k in range(len(per_case) + 1)]
 
     def tested(st, k):
-        return tuple((cid, _facts(st, items)) for cid, items in per_case[:k + 1])
+        return tuple([(cid, _facts(st, items)) for cid, items in upto[k]])
     return tested
 
 
