@@ -153,3 +153,22 @@ def test_an_ability_cost_in_magic_cards_is_paid_told_and_refused_when_unpayable(
         simulate(res.game, res.scenario, strict=True)
     assert err.value.code == "R503" and "a-char" in err.value.message and "magic" in err.value.message
     assert 0 <= line_of(path, "card: a-char") - err.value.loc.line <= 3  # at the choice that plays it
+
+
+def test_the_card_a_placement_is_about_is_the_rules_not_the_scripts(tmp_path):
+    # VERSUS: the only character in hand has 臨戦; the scenario does not name it: the placement
+    # decision is about that card, so it is placed active (and paid for), not sleeping
+    def edit(data):
+        data["players"][0]["zones"]["hand"] = ["a-ready"]
+        next(c for c in data["cards"] if c["id"] == "a-d1")["type"] = "magic"  # the card drawn is no character
+        data["choices"] = [c for c in data["choices"] if c["at"] not in ("place_character.card", "standby.character.place.second")
+                           and c.get("card") != "a-m1"]
+        data["choices"].insert(3, {"at": "standby.character.place.second", "take": "stop"})
+        data["expect"] = {}
+    res, _ = variant(tmp_path, "versus/scenarios/standby-rinsen.yaml", edit)
+    run = simulate(res.game, res.scenario, strict=True)
+    pick = next(e for e in run.entries if e.node == "place_character.card")
+    assert pick.event == ("choose", "ready", ("pick_card", "a-ready"))
+    placed = next(e for e in run.entries if e.node == "place_character.put.ready.1")
+    assert ("state", "a-ready", None, "active") in placed.changes
+    assert any(x[:2] == ("state", "a-m0") and x[3] == "face_down" for e in run.entries for x in e.changes)

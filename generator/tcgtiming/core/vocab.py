@@ -195,6 +195,10 @@ ACTIONS: dict[str, Entry] = _entries(
            _p("card_from?:zone", "where the card paid for is, when no decision chose it: the card of 'type' there "
               "(several: the scenario names it; the placing that follows puts that card)"),
            _p("type?:name", "the card type of the card paid for (with card_from)"))),
+    Entry("choose_card", "At a decision, the card it is about: the card the scenario names there, else the only card of "
+          "the type in the zone (several: the scenario must name one). The decision's options and the actions after it "
+          "read that card (chosen_has, place, pay_cost).",
+          (_p("player:role"), _p("from:zone"), _p("type?:name", "the card type the card must have"))),
     Entry("trigger_icon", "Carry out the trigger icon of the card just revealed (e.g. soul: the attacker gets +1 soul).",
           (_p("player:role"),)),
     # --- additions: ws ---

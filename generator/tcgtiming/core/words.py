@@ -364,6 +364,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.pass": ("パス（連続{}回）", "passes ({} in a row)"),
     "event.window_play.stack": ("{}をプレイ: {}（スタックへ）", "plays {}: {} (onto the stack)"),
     "event.window_play": ("{}をプレイ: {}: {}", "plays {}: {}: {}"),
+    "event.pick_card": ("{}について", "for {}"),
     "event.window_play.paid": ("{}（コスト: {}）", "{} (cost: {})"),
     "event.window_closes": ("連続パスで終了", "closes: passes in a row"),
     "event.stack_resolved": ("スタックを新しい順に解決した（{}件）", "resolved the stack newest first ({})"),

@@ -12,6 +12,7 @@ from ..core import model as m
 from ..core.words import word
 
 CARD_ACTIONS = {"declare_attack": "card", "declare_block": "card", "play": "card", "place": "card", "pay_cost": "cards",
+                "choose_card": "card",
                 "swap_slots": "cards", "discard_to_limit": "cards"}
 
 

@@ -269,6 +269,7 @@ RENDER = {
     "declines": lambda n, node: n.w("event.declines"),
     "pass": lambda n, node, k: n.w("event.pass", k),
     "window_play": _window_play,
+    "pick_card": lambda n, node, c: n.w("event.pick_card", n.card(c)),
     "stack_resolved": lambda n, node, k: n.w("event.stack_resolved", k),
     "resolved": _resolved,
     "rule": _rule("event.rule"),

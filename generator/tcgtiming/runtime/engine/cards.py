@@ -385,6 +385,17 @@ def card_paid_for(st, node, pid, zone, need):
 
 
 @CARD_ACTIONS
+def act_choose_card(cx, node, a):
+    i, frm, need = cx.seat(a["player"]), a["from"], a.get("type")
+
+    def run(st):
+        if st.chosen is None:  # no card named at this decision: the one the rules leave (several: a decision)
+            st.chosen = card_paid_for(st, node, st.seat[i], frm, need)
+        return ("pick_card", st.chosen.id) if st.chosen is not None else ("no_card_to_place",)
+    return run
+
+
+@CARD_ACTIONS
 def act_swap_slots(cx, node, a):
     i, stage = cx.seat(a["player"]), cx.zone("stage")
 
