@@ -2,7 +2,8 @@
 35 rows of a turn is run and stated as facts (issue 11). ``ROWS`` lists them in the chart's order,
 each with the node that models it and the line of the row in the source; the test checks that the
 run visits the rows in that order, that a fact of the chart scenario or a chart ruling names every
-row, that every closed row has a refusal ruling, and that all of them hold."""
+row, that every row where no one may play has a ruling refusing a play there, and that all of them
+hold."""
 from __future__ import annotations
 
 import os
@@ -91,6 +92,11 @@ def test_every_row_is_named_by_a_fact_and_every_closed_row_is_refused():
     game = compile_file(str(GUNDAM / "game.yaml")).game
     closed = [n for n, _, _ in ROWS if game.nodes[n].kind == "closed"]
     assert len(closed) == 11 and [n for n in closed if n not in refused] == []
+    # every row where no one may play and a play can be scripted (closed timings, trigger points,
+    # automatic rule effects) refuses one; the free timings are where both players play
+    no_play = [n for n, _, _ in ROWS if game.nodes[n].kind in ("closed", "trigger", "auto")]
+    assert len(no_play) == 19 and [n for n in no_play if n not in refused] == []
+    assert len([n for n, _, _ in ROWS if game.nodes[n].kind == "window"]) == 12
 
 
 def test_the_chart_rulings_hold():

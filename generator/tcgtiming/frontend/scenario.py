@@ -195,7 +195,7 @@ class ScenarioChecks:
                           help=did_you_mean(ch.at, [n for n in game.nodes if not n.endswith((".begin", ".end"))]))
                 continue
             expects_refusal = sf.expect is not None and sf.expect.refused is not None
-            if node.kind == "closed" and ch.take == "play" and expects_refusal:
+            if node.kind in ("closed", "auto", "trigger") and ch.take == "play" and expects_refusal:
                 pass  # the run refuses it where the timing comes (R503), as the expected refusal says
             elif node.kind in ("closed", "auto", "trigger", "check", "goto", "exit", "begin", "end", "end_game",
                                "foreach", "loop", "call") and ch.take == "play":
