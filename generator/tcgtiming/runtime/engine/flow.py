@@ -126,6 +126,15 @@ class Flow:
         self.policy_decisions += 1
         return f"policy:{self.policy}"
 
+    def closed_play(self, ni: int) -> None:
+        """A play scripted at a closed timing: refused (R503) at the choice, when the run comes there."""
+        node = self.prog.nodes[ni]
+        ch = next((c for c in self.choices.get(node.id, ()) if c.take == "play" and id(c) not in self.used_choices), None)
+        if ch is not None:
+            self.used_choices.add(id(ch))
+            raise SimulationError("R503", f"cannot play at '{node.id}' ({node.label.en}): it is a closed timing: "
+                                  "no one may play", ch.loc)
+
     def why_not(self, node, option_id) -> str | None:
         """Why an option is not available: the condition it needs, which does not hold now."""
         opt = next((c for c in node.choices if c.id == option_id), None)

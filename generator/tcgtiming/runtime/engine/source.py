@@ -208,6 +208,8 @@ class Gen:
                 out.append(f"o(({ni}, {self.const('E', ('end',))}))")
             out.append("return None")
         elif k in ("auto", "closed"):
+            if k == "closed":  # a play scripted at a closed timing is refused when the run comes there
+                out.append(f"if st.choices.get({nid!r}): st.closed_play({ni})")
             act = prog.actions.get(ni)
             fixed = getattr(act, "const", None)  # an action that does nothing but say so
             a = self.const("A", act) if act is not None and fixed is None else None
