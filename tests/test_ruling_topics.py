@@ -44,3 +44,26 @@ def test_a_closed_timing_play_is_refused_naming_the_timing(game, rulings):
         if nodes:
             found.append((r.id, nodes))
     assert found, f"{game}: no closed-timing ruling expects a refusal (R503) naming a timing"
+
+
+def test_ws_only_standing_front_row_characters_may_attack():
+    """ws-en#who-attacks: standing and in the three foremost positions. After one front-row character has
+    attacked (and rested), the back-row attacker is refused, and of the other two only the front-row
+    character still standing is offered; that one may attack."""
+    import dataclasses
+
+    from tcgtiming.runtime.engine import SimulationError, simulate
+
+    res = compile_file(ROOT / "rules" / "ws" / "rulings" / "only-standing-centre-stage-attacks.yaml")
+    game, sc = res.game, res.ruling.scenario
+    with pytest.raises(SimulationError) as err:
+        simulate(game, sc, strict=True)
+    assert err.value.code == "R503"
+    named = {c for c in ("a-front", "a-second", "a-back") if c in err.value.message}
+    assert named == {"a-back", "a-second"}  # the refused card, and the only one that could attack
+    # the same turn with the front-row character still standing: it attacks, and two attacks were made
+    choices = tuple(dataclasses.replace(c, card="a-second") if c.card == "a-back" else c for c in sc.choices)
+    run = simulate(game, dataclasses.replace(sc, choices=choices), strict=True)
+    declared = [e.event[2][1] for e in run.entries if e.node == "attack.declaration.3.attack.1" and e.event
+                and e.event[0] == "choose"]
+    assert declared == ["a-front", "a-second"]
