@@ -49,6 +49,8 @@ def when_page(game: Game, lang: str) -> Page:
                 where[k].append(section)
         rows.append({"n": r.n, "status": r.status, "type": t.type, "phase": t.phase or "", "step": t.step or "",
                      "plays": list(t.plays), "seats": _seats(game, t.who), "section": section,
+                     "by": " ".join(f"{k}:{','.join(_seats(game, game.plays[k].get('by')))}" for k in t.plays
+                                    if k in game.plays and game.plays[k].get("by")),
                      "label": tx(t.label, lang), "href": rel(page, node_page(game, game.nodes[t.node]), t.node),
                      "via": t.via, "context": tx(t.context, lang), "type_text": when.type_text(t, lang),
                      "status_text": when.wd("status." + r.status, lang),
