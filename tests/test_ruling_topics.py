@@ -67,3 +67,22 @@ def test_ws_only_standing_front_row_characters_may_attack():
     declared = [e.event[2][1] for e in run.entries if e.node == "attack.declaration.3.attack.1" and e.event
                 and e.event[0] == "choose"]
     assert declared == ["a-front", "a-second"]
+
+
+def test_a_rule_that_decides_a_loss_records_who_loses():
+    """The rule process defeat (Gundam War) records the loss as its result, narrated from the catalogue,
+    without a destination (no card moved)."""
+    from tcgtiming.core.words import word
+    from tcgtiming.runtime.engine import simulate
+    from tcgtiming.runtime.trace import as_text
+
+    res = compile_file(ROOT / "rules" / "gundam" / "rulings" / "nation-runs-out-loses.yaml")
+    run = simulate(res.game, res.ruling.scenario, strict=True)
+    rules = [e for e in run.entries if e.event[0] == "interrupt"]
+    assert [(e.event[1], e.event[2], e.event[3]) for e in rules] == [("defeat", "p1", (("loses", ("p1",)),))]
+    assert run.result == "lose" and run.losers == ("p1",)
+    for lang in ("ja", "en"):
+        line = next(ln for ln in as_text(run, {"p1": "Amuro", "p2": "Char"}, lang).splitlines()
+                    if word("event.loses", lang, "Amuro") in ln)
+        to = word("trace.went", lang, "\x00", "\x01").split("\x00")[1].split("\x01")[0]  # " (to: " in en
+        assert word("event.loses", lang, "Amuro") + to not in line
