@@ -3,7 +3,8 @@
 The facts asserted: the number of distinct states and runs for k independent pending abilities
 (2^k - k - 1 decision states, far fewer runs than k! orders), the same outcomes (and the same
 number of combinations per outcome) with and without merging, each outcome's example choices
-reproducing that outcome when added to the scenario, the limit, and the command's exits."""
+reproducing that outcome when added to the scenario, card picks explored like any other decision, the
+limit, and the command's exits."""
 from __future__ import annotations
 
 import dataclasses
@@ -62,7 +63,7 @@ def test_independent_abilities_grow_with_states_not_orders(k, tmp_path):
 def _replay(game, sc, example):
     """The scenario with an outcome's example choices added: the run must end in that outcome."""
     extra = tuple(Choice(at, *_fields(alt), loc=sc.choices[0].loc if sc.choices else None) for at, alt in example)
-    return simulate(game, dataclasses.replace(sc, choices=sc.choices + extra))  # card picks: the policy, as explored
+    return simulate(game, dataclasses.replace(sc, choices=sc.choices + extra))
 
 
 def _fields(alt):
@@ -71,6 +72,8 @@ def _fields(alt):
         return alt[1], None, (), None, None
     if alt[0] == "ability":
         return None, alt[1], (), alt[2], None
+    if alt[0] == "cards":  # a card pick: one card, or several
+        return (None, alt[1][0], (), None, None) if len(alt[1]) == 1 else (None, None, alt[1], None, None)
     return "play", alt[1], (), alt[2], alt[3]
 
 
@@ -153,3 +156,25 @@ def test_japanese_text_has_no_english_words():
     body = re.sub(r"- \{[^}]*\}", "", body)  # the example choices are scenario syntax (ids), not narration
     body = re.sub(r"\[[a-z0-9_.-]+\]", "", body)  # card ids
     assert not re.search(r"[A-Za-z]{2,}", body), body
+
+
+def test_card_picks_are_explored_and_match_brute_force():
+    # the hand adjustment of the Gundam War turn end: 8 cards in hand, limit 7. With the choice set aside,
+    # which card is discarded is explored: one outcome per card, as brute force finds, each replayable
+    rules = ROOT / "rules" / "gundam" / "game.yaml"
+    game, sc = _load(ROOT / "rules" / "gundam" / "scenarios" / "turn-end-sequence.yaml", rules)
+    ex = explore(game, sc, open_at=("battle.return.hand_adjustment",))
+    brute = explore(game, sc, open_at=("battle.return.hand_adjustment",), merge=False)
+    assert ex.complete and brute.complete and ex.states == 1
+    as_set = lambda e: {r.outcome: r.combinations for r in e.outcomes}  # noqa: E731
+    assert as_set(ex) == as_set(brute) and len(ex.outcomes) == 8
+    junk = sorted(next(c[2] for c in r.outcome.cards if c[1] == "junk_yard") for r in ex.outcomes)
+    assert junk == sorted(["a-h1", "a-h2", "a-h3", "a-h4", "a-h5", "a-h6", "a-d1", "a-d2"])
+    base = dataclasses.replace(sc, choices=tuple(c for c in sc.choices if c.at != "battle.return.hand_adjustment"))
+    for r in ex.outcomes:
+        assert [alt[0] for _, alt in r.example] == ["cards"]
+        assert _outcome(_replay(game, base, r.example).machine) == r.outcome
+    # a pick of several cards: every set of them once (limit 3: 5 of the 8 cards go, C(8, 5) sets)
+    cut = dataclasses.replace(game, constants={**game.constants, "hand_limit": 3})
+    many = explore(cut, sc, open_at=("battle.return.hand_adjustment",))
+    assert many.complete and len(many.outcomes) == math.comb(8, 5)

@@ -25,6 +25,11 @@ def run(name):
     return simulate(res.game, res.scenario, strict=True)
 
 
+# every player keeps a nation: a player whose nation runs out loses (the rule process defeat), so each
+# scenario puts three more cards at the bottom of each nation, below the cards it draws
+NATION = {p: tuple(f"{p}-nation-{k}" for k in (1, 2, 3)) for p in ("p1", "p2")}
+
+
 def zones(r):
     return {pid: dict(z) for pid, z in r.zones}
 
@@ -101,7 +106,7 @@ class TestCutInChain:
         z = zones(r)
         # a-d1 from the draw phase's rule effect, a-d2 from the Supply Depot that survived the chain
         assert z["p1"]["hand"] == ("a-d1", "a-d2")
-        assert z["p2"] == {"field": ("b-counter",)}
+        assert z["p2"] == {"field": ("b-counter",), "deck": NATION["p2"]}
 
     def test_all_four_battle_steps_run_though_no_unit_goes_out(self, r):
         nodes = [e.node for e in r.entries]
@@ -155,7 +160,7 @@ class TestRerollStart:
         # a-d1 at the reroll phase's start (no cut-in possible), a-d2 from the draw phase's rule effect;
         # the draw phase's start effect was negated, so a-d3 stays in the nation
         assert z["p1"]["hand"] == ("a-d1", "a-d2")
-        assert z["p1"]["deck"] == ("a-d3",)
+        assert z["p1"]["deck"] == ("a-d3",) + NATION["p1"]
 
 
 CLOSED = [
@@ -223,8 +228,8 @@ class TestBattleFourSteps:
 
     def test_final_zones(self, r):
         z = zones(r)
-        assert z["p1"] == {"hand": ("a-d1",), "field": ("a-gundam",)}
-        assert z["p2"] == {"field": ("b-zaku",)}  # not in the junk yard: the +3 came in time
+        assert z["p1"] == {"hand": ("a-d1",), "field": ("a-gundam",), "deck": NATION["p1"]}
+        assert z["p2"] == {"field": ("b-zaku",), "deck": NATION["p2"]}  # not in the junk yard: the +3 came in time
 
 
 # --- 4. the end of the turn: damage reset, effect resolution, hand adjustment, effect end ---------
@@ -274,7 +279,7 @@ class TestTurnEnd:
         z = zones(r)
         assert z["p1"]["hand"] == ("a-h2", "a-h3", "a-h4", "a-h5", "a-h6", "a-d1", "a-d2")
         assert z["p1"]["junk_yard"] == ("a-h1",)
-        assert "deck" not in z["p1"]
+        assert z["p1"]["deck"] == NATION["p1"]  # the scenario's own cards all drawn; the rest of the nation stays
 
 
 def test_together_the_scenarios_visit_every_phase_and_step():

@@ -104,6 +104,22 @@ def test_gundam_filter_matches_the_model_and_survives_the_language_switch(served
     assert page.problems == []
 
 
+def test_gundam_text_timing_filter_is_seen_from_the_player(served, page):
+    # a text timed "own battle phase": open for the attacking (turn) player only, as `tcgtiming when` says
+    url, _ = served
+    game = compile_file(ROOT / "rules" / "gundam" / "game.yaml").game
+    page.goto(f"{url}/en/gundam/when/index.html")
+    opened = {}
+    for seat in ("turn", "non_turn"):
+        want = {r.timing.node: r.status for r in when.rows(game, when.Filter(("own_battle_text",), seat))}
+        _filter(page, "own_battle_text", seat)
+        got = {r["href"].split("#")[1]: r["status"] for r in _visible(page)}
+        assert got == want
+        opened[seat] = [n for n, s in got.items() if s == "open"]
+    assert len(opened["turn"]) == 8 and opened["non_turn"] == []  # the battle steps' free timings; none
+    assert page.problems == []
+
+
 def test_without_scripts_the_full_table_is_shown(served, browser):
     url, _ = served
     ctx = browser.new_context(java_script_enabled=False)

@@ -162,3 +162,18 @@ def test_the_japanese_lookup_has_no_english_words_besides_node_ids(cli, game):
 
     used = [(ja, e) for k, (ja, e) in WHEN_WORDS.items() if k.startswith(("when.status.", "when.t.")) and e in en]
     assert used and not [ja for ja, _ in used if ja in en]  # the catalogue's English words, never its Japanese
+
+
+def test_gundam_text_timing_is_seen_from_the_player_who_plays(games):
+    # a text timed "own battle phase": the battle steps' free timings, for the attacking (turn) player only
+    g = games["gundam"]
+    battle = {n.id for n in g.nodes.values() if n.kind == "window" and n.phase == "battle"}
+    assert len(battle) == 8
+    mine = when.rows(g, when.Filter(("own_battle_text",), "turn"))
+    theirs = when.rows(g, when.Filter(("own_battle_text",), "non_turn"))
+    assert set(_open(mine)) == battle
+    assert _open(theirs) == [] and {r.status for r in theirs if r.timing.node in battle} == {"other_player"}
+    # "enemy turn": every free timing of the turn, for the defending player only
+    enemy = when.rows(g, when.Filter(("enemy_turn_text",), "non_turn"))
+    assert set(_open(enemy)) == {n.id for n in g.nodes.values() if n.kind == "window"}
+    assert _open(when.rows(g, when.Filter(("enemy_turn_text",), "turn"))) == []

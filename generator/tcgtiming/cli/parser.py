@@ -158,7 +158,7 @@ def parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("explore", help="does the order matter? run every combination of a scenario's open decisions",
                         description="Run every legal combination of the decisions a scenario leaves open (each player's "
                         "order of their pending abilities, passes and plays in priority windows, options and optional "
-                        "actions, paying costs), merging runs that reach the same game state, and report the distinct "
+                        "actions, paying costs, which card(s) to pick), merging runs that reach the same game state, and report the distinct "
                         "outcomes: how many combinations reach each, one of them as scenario choices, and the cards that "
                         "end differently. Exit 0 when every combination was run, 1 when the scenario or the rules are "
                         "invalid, 3 when --limit stopped the exploration first (the outcomes shown are then incomplete).")

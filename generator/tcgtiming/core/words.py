@@ -350,6 +350,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "event.call.amount": ("{0}（{1}点、{2}の値）", "{0}: {1} (the {2})"),
     "event.exit": ("「{}」を抜ける", "leave: {}"),
     "event.end_game": ("ゲーム終了: {}", "game over: {}"),
+    "event.loses": ("{}の敗北が決まる", "{} loses"),
     "event.otherwise": ("どれにも当たらない", "no case holds: otherwise"),
     "event.case": ("{0} → {1}", "{0} → {1}"),
     "event.otherwise.cases": ("{0} → どれにも当たらない（{1}のいずれでもない）", "{0} → no case holds (none of: {1}): otherwise"),

@@ -54,6 +54,8 @@ class FileChecks:
         for i, p in enumerate(rf.plays):
             if p.cost is not None:
                 self.res.ref(p.cost.zone, self.res.reg.zones, ("plays", i, "cost", "zone"), "zone")
+            for j, r in enumerate(p.by or []):
+                self.res.role(r, ("plays", i, "by", j))
         held: dict[str, str] = {}
         for i, z in enumerate(rf.zones):
             if z.role is not None and z.role in held:

@@ -319,6 +319,9 @@ class PlayCost(Model):
 
 class Play(Named):
     cost: PlayCost | None = Field(None, description="What every card played this way costs, without the card stating it.")
+    by: list[Ref] | None = Field(
+        None, description="Roles that may play this kind, in the windows that allow it (default: whoever holds priority "
+        "there): a timing a card's text names, as seen from the player who plays it (Gundam War: 'own turn' = attacking).")
 
 
 class Zone(Named):

@@ -56,8 +56,9 @@ def registries(rf) -> dict:
                                                 if v is not None))
                             for z in rf.zones}),
         events=named(rf.events),
-        plays=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), () if p.cost is None else (
-            ("cost", (p.cost.stat, p.cost.zone, p.cost.from_, p.cost.to)),)) for p in rf.plays}),
+        plays=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), (() if p.cost is None else (
+            ("cost", (p.cost.stat, p.cost.zone, p.cost.from_, p.cost.to)),)) + (() if p.by is None else (
+            ("by", tuple(p.by)),))) for p in rf.plays}),
         lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
         constants=m.freeze_map(rf.constants),
         rule_processes=m.freeze_map({

@@ -25,6 +25,8 @@ def choice(at: str, alt: tuple) -> dict:
         return {"at": at, "take": alt[1]}
     if kind == "ability":
         return {"at": at, "card": alt[1], "ability": alt[2]}
+    if kind == "cards":  # a card pick: which card(s)
+        return {"at": at, "card": alt[1][0]} if len(alt[1]) == 1 else {"at": at, "cards": list(alt[1])}
     out = {"at": at, "take": "play", "card": alt[1], "ability": alt[2]}
     if alt[3] is not None:
         out["target"] = alt[3]

@@ -190,13 +190,23 @@ def seat_roles(game: Game, seat: str) -> set[str]:
     return {r.id for r in game.roles.values() if r.get("seat") == seat} | {"any", "both"}
 
 
+def kinds_of_seat(game: Game, t: Timing, seat: str) -> list[str]:
+    """The kinds of a timing a player may play there: a kind only some roles may play (its ``by``: a timing
+    its text names, seen from the player) is the other player's when the seat holds none of them."""
+    roles = seat_roles(game, seat)
+    by = {k: (game.plays[k].get("by") if k in game.plays else None) for k in t.plays}
+    return [k for k in t.plays if not by[k] or roles & set(by[k])]
+
+
 def status(game: Game, t: Timing, f: Filter) -> str:
     if not t.can_play:
         return "closed"
     if f.plays and not set(f.plays) & set(t.plays):
         return "other_kind"
-    if f.seat and not seat_roles(game, f.seat) & set(t.who):
-        return "other_player"
+    if f.seat:
+        mine = kinds_of_seat(game, t, f.seat)
+        if not seat_roles(game, f.seat) & set(t.who) or not (set(f.plays) & set(mine) if f.plays else mine):
+            return "other_player"
     return "open"
 
 

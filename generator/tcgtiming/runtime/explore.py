@@ -2,7 +2,7 @@
 
 The engine is deterministic: a run is fixed by the scenario and the answers to its unscripted
 decisions (which option, yes or no, pass or which play in a window, which pending ability first,
-pay a cost or not). The explorer answers them itself: the first run takes the first alternative at
+pay a cost or not, which card or cards to pick). The explorer answers them itself: the first run takes the first alternative at
 every decision and queues the others; each queued run replays the answers that led to its decision
 and then goes on the same way. At every decision the state is fingerprinted (the engine's canonical
 snapshot: zones, cards, pending abilities, the stack, priority, the position in the turn); a run

@@ -116,6 +116,8 @@ class Narrator:
                 where[x[1]] = [x[3], None]
             elif x[0] == "state" and x[1] in where:
                 where[x[1]][1] = x[3]
+        if not where:  # no card moved (e.g. a rule that only decides a loss)
+            return ""
         return self.list([self.w("trace.went.card", self.card_name(c), self.zone(z)) if st is None else
                           self.w("trace.went.card_state", self.card_name(c), self.zone(z), self.state(st))
                           for c, (z, st) in where.items()])
@@ -257,6 +259,7 @@ RENDER = {
     "call": _call,
     "exit": _exit,
     "end_game": lambda n, node, result, losers: n.w("event.end_game", _label(n, node)),
+    "loses": lambda n, node, pids: n.w("event.loses", n.list([n.player(p) for p in pids])),
     "case": _case,
     "otherwise": _otherwise,
     "loop": lambda n, node, holds, tested=(): (n.w("event.loop.tested", n.w("event.loop.on" if holds else "event.loop.off"),

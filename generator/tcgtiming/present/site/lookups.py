@@ -3,7 +3,9 @@ rows of ``present.when``, filtered in the page by assets/when.js) and the scenar
 (``<game>/coverage/index.html``: a table of every node, and the charts with the visits as a heat map).
 
 Both bodies are rendered from templates (``data/templates/when.html``, ``coverage.html``) with
-autoescaping: every value given to them is text.
+autoescaping (every value given to them is text) when the site is written, through the same loader as
+the frame (``render.environment``), so that a folder of templates (``site --templates DIR``) replaces
+them like any other.
 """
 from __future__ import annotations
 
@@ -21,12 +23,6 @@ from .pages import Page, Pages
 
 WHEN_PAGE = "{}/when/index.html"
 COVERAGE_PAGE = "{}/coverage/index.html"
-
-
-def _env():
-    from .render import environment
-
-    return environment()
 
 
 def _seats(game: Game, roles) -> list[str]:
@@ -53,6 +49,8 @@ def when_page(game: Game, lang: str) -> Page:
                 where[k].append(section)
         rows.append({"n": r.n, "status": r.status, "type": t.type, "phase": t.phase or "", "step": t.step or "",
                      "plays": list(t.plays), "seats": _seats(game, t.who), "section": section,
+                     "by": " ".join(f"{k}:{','.join(_seats(game, game.plays[k].get('by')))}" for k in t.plays
+                                    if k in game.plays and game.plays[k].get("by")),
                      "label": tx(t.label, lang), "href": rel(page, node_page(game, game.nodes[t.node]), t.node),
                      "via": t.via, "context": tx(t.context, lang), "type_text": when.type_text(t, lang),
                      "status_text": when.wd("status." + r.status, lang),
@@ -70,12 +68,12 @@ def when_page(game: Game, lang: str) -> Page:
                  non_turn=when.wd("player.non_turn", lang), timing=w("timing", lang),
                  coverage=cov_mod.wd("link", lang))
     title = when.wd("title", lang, tx(game.name, lang))
-    body = _env().get_template("when.html").render(
+    context = dict(
         title=title, t=words, kinds=kinds, phases=phases, rows=rows,
         status_words={s: when.wd("status." + s, lang) for s in when.STATUSES},
         css=rel(page, "assets/lookup.css"), game_href=rel(page, f"{game.id}/turn.html"), game_name=tx(game.name, lang),
         timing_href=rel(page, f"{game.id}/timing/index.html"), coverage_href=rel(page, COVERAGE_PAGE.format(game.id)))
-    return Page(page, title, Markup(body), game.id, scripts=("assets/when.js",))
+    return Page(page, title, Markup(), game.id, scripts=("assets/when.js",), template="when.html", context=context)
 
 
 # --- coverage -------------------------------------------------------------------------------------
@@ -171,9 +169,9 @@ def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
     title = cov_mod.wd("title", lang, tx(game.name, lang))
     summary = cov_mod.wd("summary", lang, cov.visited_nodes, len(game.nodes), cov.visited_edges, len(cov.edges),
                          len(cov.inputs))
-    body = _env().get_template("coverage.html").render(
+    context = dict(
         title=title, summary=summary, t=words, charts=charts, rows=rows,
         groups=[g for g in groups if g["rows"]], unvisited=len(cov.reasons), edges=edges, css=rel(page, "assets/lookup.css"),
         game_href=rel(page, f"{game.id}/turn.html"), game_name=tx(game.name, lang),
         when_href=rel(page, WHEN_PAGE.format(game.id)))
-    return Page(page, title, Markup(body), game.id)
+    return Page(page, title, Markup(), game.id, template="coverage.html", context=context)

@@ -32,6 +32,8 @@ class Page:
     search: str = "page"  # how the search indexes it: "page", "node" (node entries first) or "none"
     lang_body: str | None = None  # the language of the body when it is not the page's (the guide: English)
     scripts: tuple[str, ...] = ()  # more scripts of assets/ the page loads
+    template: str | None = None  # a body rendered at writing time by this template (overridable), from context
+    context: dict | None = None
 
 
 @dataclass

@@ -12,6 +12,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from markupsafe import Markup
+
 from ...core.text import LANGS
 from .markup import rel, w
 from .pages import Page, Pages
@@ -69,8 +71,9 @@ def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templa
         for path, page in sorted(p.pages.items()):
             up = "../" * path.count("/")
             other_href = rel(path, f"../{_other(lang)}/{path}")
+            body = page.body if page.template is None else Markup(env.get_template(page.template).render(**page.context))
             text = base.render(lang=lang, other_lang=_other(lang), other_href=other_href, title=page.title,
-                               site_name=SITE_NAME, root=up, body=page.body, nav=nav_for(navs[lang], page),
+                               site_name=SITE_NAME, root=up, body=body, nav=nav_for(navs[lang], page),
                                words=frame_words(lang), kind=kind_of(page), search=page.search,
                                lang_body=page.lang_body, scripts=page.scripts)
             _write(root / path, text)

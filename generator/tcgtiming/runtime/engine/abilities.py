@@ -205,7 +205,7 @@ def act_lose(cx, node, a):
     def run(st):
         for i in seats:
             st.lose(st.seat[i])
-        return LABEL
+        return ("loses", tuple(st.seat[i] for i in seats))
     return run
 
 

@@ -4,6 +4,8 @@ a rule process), entered in ``CARD_ACTIONS``; it resolves the arguments once and
 action, a function of the run state that returns the event (what happened, as facts)."""
 from __future__ import annotations
 
+from itertools import combinations
+
 from .state import Registry, SimulationError
 
 CARD_ACTIONS = Registry("act_")
@@ -58,7 +60,7 @@ def chosen_from(st, node, cards, count):
         if st.strict and len(cards) > (count or 1):  # all of them, or the only one: forced
             raise SimulationError("R501", f"unscripted card choice at '{node.id}' ({node.label.en})", node.loc,
                                   help=f"add a choice: {{at: {node.id}, card: <card id>}}")
-        picked = cards[:count or 1]
+        picked = explored_pick(st, node, cards, count or 1) or cards[:count or 1]
     return picked[:count or len(picked)]
 
 
@@ -67,6 +69,16 @@ def too_many(wanted, count, where, ch) -> None:
     if ch is not None and count is not None and len(wanted) > count:
         raise SimulationError("R503", f"the choice at '{where}' names {len(wanted)} card(s) "
                               f"({', '.join(wanted)}); {count} is taken there", ch.loc)
+
+
+def explored_pick(st, node, cards, n):
+    """An exploration answers an unscripted card pick: every set of n of the cards (in their order) is
+    an alternative; None when not exploring (the policy picks) or when nothing is left to choose."""
+    if st.explorer is None or n >= len(cards):
+        return None
+    sets = list(combinations(range(len(cards)), n))
+    j = st.explorer.pick(st, node.id, tuple(("cards", tuple(cards[i].id for i in s)) for s in sets))
+    return None if j is None else [cards[i] for i in sets[j]]
 
 
 @CARD_ACTIONS
@@ -202,6 +214,7 @@ def act_discard_to_limit(cx, node, a):
                 raise SimulationError("R501", f"unscripted discard at '{node.id}'", node.loc,
                                       help=f"add a choice: {{at: {node.id}, cards: [...]}}")
             st.policy_decisions += 1
+            wanted = ids(explored_pick(st, node, cards_in, excess) or ())
         cards = [c for c in cards_in if c.id in wanted]
         if ch is not None and (len(wanted) != excess or len(cards) != len(wanted)):
             raise SimulationError(

@@ -13,6 +13,7 @@ COMBAT_ACTIONS = Registry("act_")
 @COMBAT_ACTIONS
 def act_declare_attack(cx, node, a):
     i, attackers, stage, pay = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage"), a.get("pay")
+    default = cx.int(a["default"]) if a.get("default") is not None else None
 
     def run(st):
         pid = st.seat[i]
@@ -31,7 +32,7 @@ def act_declare_attack(cx, node, a):
         if card is None:
             return ("no_attacker",)
         if pay is not None:
-            pay_from_power(st, card, pay, scripted.loc if scripted is not None else node.loc)
+            pay_from_power(st, card, pay, scripted.loc if scripted is not None else node.loc, default)
         defender = None
         if stage is not None:
             defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type == "character"), None)
@@ -59,6 +60,7 @@ def act_forced_attack(cx, node, a):
 @COMBAT_ACTIONS
 def act_declare_block(cx, node, a):
     i, attackers, pay = cx.seat(a["player"]), cx.attackers(), a.get("pay")
+    default = cx.int(a["default"]) if a.get("default") is not None else None
 
     def run(st):
         pid = st.seat[i]
@@ -75,16 +77,18 @@ def act_declare_block(cx, node, a):
                                   f"cards that can are {', '.join(c.id for c in attackers(st, pid) if c.state in (None, 'stand', 'active')) or 'none'}",
                                   st.asked_at(ch, node))
         if pay is not None:
-            pay_from_power(st, card, pay, ch.loc if ch is not None else node.loc)
+            pay_from_power(st, card, pay, ch.loc if ch is not None else node.loc, default)
         st.attack.defender = card
         return ("block", card.id)
     return run
 
 
-def pay_from_power(st, card, cost: str, loc) -> None:
+def pay_from_power(st, card, cost: str, loc, default: int | None = None) -> None:
     """A cost the character pays itself, from its power (the power cards set on it: its value
-    ``power``): refused, saying why, when its power is short."""
-    n = max(0, card.stat(cost))
+    ``power``): refused, saying why, when its power is short. ``default``: the cost of a card that
+    states none (the rule file's rule for every card)."""
+    stated = cost in card.base or any(k == cost for k, _ in card.mods)
+    n = max(0, card.stat(cost) if stated or default is None else default)
     have = card.stat("power")
     if have < n:
         raise SimulationError("R503", f"{card.name} [{card.id}] cannot pay its {cost} of {n}: it has power {have} "

@@ -67,6 +67,8 @@ class Program:
                 need = w.passes if w.close == "consecutive_passes" else (len(set(who)) if w.close == "all_pass" else 1)
                 self.windows[ni] = (self._seat(w.first), who, need)
         cx.node = None
+        # play kinds only some roles may play (a timing the text names, seen from the player): their seats
+        self.play_by = {k: frozenset(self._seat(r) for r in p.get("by")) for k, p in game.plays.items() if p.get("by")}
         self.rule_when = {rp.id: self.condition(rp.when) for rp in game.rule_processes.values() if rp.when is not None}
         self.rule_do = {rp.id: tuple(self.compile_action(a, None) for a in rp.actions) for rp in game.rule_processes.values()}
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")

@@ -80,6 +80,11 @@ class Windows:
                 kinds = ", ".join(w.plays) or "none"
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
                                       f"({node.label.en}): allowed here: {kinds}", ch.loc)
+            if not self.may_play(pid, ab.play):
+                kinds = ", ".join(k for k in w.plays if self.may_play(pid, k)) or "none"
+                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
+                                      f"({node.label.en}) by {self.who(pid)}: its timing ({ab.play}) is another "
+                                      f"player's; allowed to them here: {kinds}", ch.loc)
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
@@ -119,9 +124,14 @@ class Windows:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
-                    if ab.kind == "activated" and ab.play in w.plays:
+                    if ab.kind == "activated" and ab.play in w.plays and self.may_play(pid, ab.play):
                         out.append((card, ab, None))
         return out
+
+    def may_play(self, pid, kind) -> bool:
+        """Whether the player may play this kind (a kind some roles only may play: ``by``)."""
+        seats = self.prog.play_by.get(kind)
+        return seats is None or any(self.seat[i] == pid for i in seats)
 
     def resolve_stack(self) -> int:
         """Resolve the stack newest first, each item an entry of its own; the number resolved."""

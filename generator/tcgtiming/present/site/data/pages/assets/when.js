@@ -1,5 +1,6 @@
 // tcgtiming "May I play now?": filter the timings by kind of play, player and phase, in the page.
-// The status of each row is worked out from its data attributes the way `tcgtiming when` does it:
+// The status of each row is worked out from its data attributes (data-by: the kinds only some players
+// may play, and who) the way `tcgtiming when` does it:
 // closed (no one plays), other kinds only, the other player only, or open. No server, no request.
 (function () {
   "use strict";
@@ -15,8 +16,14 @@
   function status(row, play, seat) {
     const type = row.dataset.type;
     if (type !== "window" && type !== "action") return "closed";
-    if (play && row.dataset.plays.split(" ").indexOf(play) < 0) return "other_kind";
+    const plays = row.dataset.plays.split(" ");
+    if (play && plays.indexOf(play) < 0) return "other_kind";
     if (seat && row.dataset.seats.split(" ").indexOf(seat) < 0) return "other_player";
+    // kinds only some players may play (a timing a text names, seen from its player): "kind:seat,seat ..."
+    const by = {};
+    for (const x of (row.dataset.by || "").split(" ").filter(Boolean)) by[x.split(":")[0]] = x.split(":")[1].split(",");
+    const mayPlay = function (k) { return !by[k] || by[k].indexOf(seat) >= 0; };
+    if (seat && !(play ? [play] : plays).some(mayPlay)) return "other_player";
     return "open";
   }
   function apply() {
