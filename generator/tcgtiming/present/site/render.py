@@ -59,8 +59,10 @@ def kind_of(page: Page) -> str:
     return "home" if page.path == "index.html" else (page.path.split("/")[0] if page.game is None else "game")
 
 
-def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templates: Path | None = None) -> int:
-    """Write every language's pages and files into out (a new folder); returns the number of pages."""
+def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templates: Path | None = None,
+               shared: bool = True) -> int:
+    """Write every language's pages and files into out; returns the number of pages. A file whose text
+    is already there is left as it is (its time too); shared=False leaves out the landing and 404 pages."""
     env = environment(templates)
     base = env.get_template("base.html")
     n = 0
@@ -79,8 +81,9 @@ def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templa
             if isinstance(content, str):
                 _write(root / path, content)
             else:
-                (root / path).parent.mkdir(parents=True, exist_ok=True)
-                (root / path).write_bytes(content.read_bytes())
+                write_bytes(root / path, content.read_bytes())
+    if not shared:
+        return n
     langs = [{"lang": x, "name": w("lang_name", x), "tagline": w("tagline", x), "not_found": w("not_found", x),
               "home": w("home", x)} for x in LANGS]
     _write(out / "index.html", env.get_template("landing.html").render(site_name=SITE_NAME, langs=langs))
@@ -89,8 +92,16 @@ def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templa
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="\n")
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return  # unchanged: a rebuild of the served site touches only what changed
+    except OSError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
 
 
 # --- checking the links ---------------------------------------------------------------------------
@@ -117,9 +128,9 @@ def _read(path: Path) -> _Links:
     return p
 
 
-def check_links(out: Path, skip: tuple[str, ...] = ("404.html",)) -> list[str]:
-    """Every link of every page and chart of the site folder that does not resolve: 'file: link'.
-    Links out of the site (http, https, mailto) are not followed."""
+def check_links(out: Path, skip: tuple[str, ...] = ("404.html",), files: list[Path] | None = None) -> list[str]:
+    """Every link of every page and chart of the site folder (or of the given files in it) that does
+    not resolve: 'file: link'. Links out of the site (http, https, mailto) are not followed."""
     parsed: dict[Path, _Links] = {}
 
     def get(f: Path) -> _Links:
@@ -137,7 +148,7 @@ def check_links(out: Path, skip: tuple[str, ...] = ("404.html",)) -> list[str]:
         return ok
 
     problems = []
-    for f in sorted([*out.rglob("*.html"), *out.rglob("*.svg")]):
+    for f in sorted(files if files is not None else [*out.rglob("*.html"), *out.rglob("*.svg")]):
         if f.relative_to(out).as_posix() in skip:
             continue
         for link in get(f).links:
