@@ -39,6 +39,8 @@ def arg_words(game: Game, name: str, type_: str, value, lang: str) -> str:
         return ("・" if lang == "ja" else ", ").join(tx(i.name, lang) for i in game.lists.get(v, ())) or v
     if type_ == "int" and isinstance(value, str) and value in game.constants:
         return value_text(game.constants[value])
+    if name == "by" and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:+d}"  # a change: +1, -1
     if type_ == "name":
         if name == "kind" and v in game.plays:
             return named(game.plays, v, lang)
@@ -61,21 +63,25 @@ def _first(lang: str, *keys: str) -> str:
 
 def action_words(game: Game, action: m.Action, lang: str) -> str:
     """What an action does, in words: ``act.<name>`` with the required arguments in the vocabulary's
-    order, then ``act.<name>.<param>`` for each optional one given (the code form without words)."""
+    order, then ``act.<name>.<param>`` for each optional one given, in one pair of brackets (the code
+    form when the action has no words)."""
     entry = ACTIONS.get(action.name)
     if entry is None or f"act.{action.name}" not in WORDS:
         return call_text(action.name, action.args)
     given = dict(action.args)
     said = [arg_words(game, p.name, p.type, given.get(p.name, ""), lang) for p in entry.params if p.required]
     out = word(f"act.{action.name}", lang, *said) if said else word(f"act.{action.name}", lang)
+    extra = []
     for p in entry.params:
         key = f"act.{action.name}.{p.name}"
         if p.required or p.name not in given or key not in WORDS or given[p.name] is False:
             continue
         if p.name == "party" and given[p.name] == arg_words(game, p.name, p.type, given[p.name], lang):
             continue  # the foreach variable: the party the list item stands for, said by the loop
-        out += word(key, lang) if p.type == "bool" else word(key, lang, arg_words(game, p.name, p.type, given[p.name], lang))
-    return out
+        extra.append(word(key, lang) if p.type == "bool" else word(key, lang, arg_words(game, p.name, p.type, given[p.name], lang)))
+    if not extra:
+        return out
+    return out + ("（" + "、".join(extra) + "）" if lang == "ja" else " (" + "; ".join(extra) + ")")
 
 
 def _compare(args: dict, lang: str, game: Game) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ...core.model import Game
 from .markup import kind_word, local_no, node_page, tx
+from .phrases import action_words
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ def node_records(game: Game, lang: str) -> list[Record]:
             where.append(tx(game.containers[node.container].label, lang))
         words = [tx(node.label, lang), kind_word(game, node, lang), tx(node.note, lang)]
         words += [tx(ch.label, lang) for ch in node.choices if ch.label is not None]
+        if node.action is not None and node.action.name != "pass":
+            words.append(action_words(game, node.action, lang))  # what happens, in words: found by them too
         if node.event and node.event in game.events:
             words.append(tx(game.events[node.event].name, lang))
         title = f"{local_no(game, node)} {tx(node.label, lang)}".strip()
