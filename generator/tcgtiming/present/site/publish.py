@@ -156,12 +156,12 @@ def search_index(inputs: Inputs, site: Path) -> None:
             raise BuildError(f"the search index of {lang}/ could not be built: {exc}") from None
 
 
-def render_pages(pages, navs, folder: Path, templates: Path | None, shared: bool = True) -> int:
+def render_pages(pages, navs, folder: Path, templates: Path | None, shared: bool = True, changed: dict | None = None) -> int:
     """write_site, with what a template gets wrong (a syntax error, an unknown name) as a BuildError."""
     import jinja2
 
     try:
-        return write_site(pages, navs, folder, templates, shared)
+        return write_site(pages, navs, folder, templates, shared, changed)
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{exc.filename or exc.name}:{exc.lineno}: template error: {exc.message}") from None
     except jinja2.TemplateError as exc:

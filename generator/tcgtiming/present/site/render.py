@@ -60,9 +60,11 @@ def kind_of(page: Page) -> str:
 
 
 def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templates: Path | None = None,
-               shared: bool = True) -> int:
+               shared: bool = True, changed: dict[Path, bytes] | None = None) -> int:
     """Write every language's pages and files into out; returns the number of pages. A file whose text
-    is already there is left as it is (its time too); shared=False leaves out the landing and 404 pages."""
+    is already there is left as it is (its time too); shared=False leaves out the landing and 404 pages.
+    changed: filled with the files written (path -> what the file held before, b'' for a new one)."""
+    changed = {} if changed is None else changed
     env = environment(templates)
     base = env.get_template("base.html")
     n = 0
@@ -75,33 +77,38 @@ def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templa
                                site_name=SITE_NAME, root=up, body=page.body, nav=nav_for(navs[lang], page),
                                words=frame_words(lang), kind=kind_of(page), search=page.search,
                                lang_body=page.lang_body, scripts=page.scripts)
-            _write(root / path, text)
+            _write(root / path, text, changed)
             n += 1
         for path, content in sorted(p.files.items()):
-            if isinstance(content, str):
-                _write(root / path, content)
-            else:
-                write_bytes(root / path, content.read_bytes())
+            data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
+            _write(root / path, data, changed)
     if not shared:
         return n
     langs = [{"lang": x, "name": w("lang_name", x), "tagline": w("tagline", x), "not_found": w("not_found", x),
               "home": w("home", x)} for x in LANGS]
-    _write(out / "index.html", env.get_template("landing.html").render(site_name=SITE_NAME, langs=langs))
-    _write(out / "404.html", env.get_template("404.html").render(site_name=SITE_NAME, langs=langs))
+    _write(out / "index.html", env.get_template("landing.html").render(site_name=SITE_NAME, langs=langs), changed)
+    _write(out / "404.html", env.get_template("404.html").render(site_name=SITE_NAME, langs=langs), changed)
     return n
 
 
-def _write(path: Path, text: str) -> None:
-    write_bytes(path, text.encode("utf-8"))
+def _write(path: Path, text: str | bytes, changed: dict[Path, bytes] | None = None) -> None:
+    old = write_bytes(path, text.encode("utf-8") if isinstance(text, str) else text)
+    if old is not None and changed is not None:
+        changed[path] = old
 
 
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path, data: bytes) -> bytes | None:
+    """Write the file unless it holds these bytes already (a rebuild of the served site touches only
+    what changed); returns what it held before (b'' when new), None when left as it was."""
     try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return  # unchanged: a rebuild of the served site touches only what changed
+        old = path.read_bytes()
+        if old == data:
+            return None
     except OSError:
+        old = b""
         path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
+    return old
 
 
 # --- checking the links ---------------------------------------------------------------------------
@@ -120,6 +127,13 @@ class _Links(HTMLParser):
         for key in ("href", "src", "data", "xlink:href"):
             if a.get(key) and not (tag == "link" and a.get("rel") == "alternate" and key == "href" and False):
                 self.links.append(a[key])
+
+
+def ids_of(text: str) -> set[str]:
+    """The anchors (ids) of a page's text."""
+    p = _Links()
+    p.feed(text)
+    return p.ids
 
 
 def _read(path: Path) -> _Links:

@@ -76,7 +76,8 @@ def update(rules_dir: str, out: Path, before: Inputs, folders: set[str], cache: 
         stage = Path(tmp)
         draw_charts(fresh, stage, cache, workers)
         pages = {lang: generate(merged, stage, lang, HAND_WRITTEN, games=ids) for lang in LANGS}
-        render_pages(pages, navs, site, templates, shared=False)
+        changed: dict[Path, bytes] = {}
+        render_pages(pages, navs, site, templates, shared=False, changed=changed)
         for f in sorted((stage / "charts").rglob("*")):  # the charts as 'render' draws them
             if f.is_file():
                 write_bytes(out / f.relative_to(stage), f.read_bytes())
@@ -85,10 +86,23 @@ def update(rules_dir: str, out: Path, before: Inputs, folders: set[str], cache: 
     write_traces(fresh, out / "traces")
     written = [site / lang / path for lang, p in pages.items() for path in [*p.pages, *p.files]]
     _drop_stale(site, ids, set(written))
-    problems = check_links(site, files=[f for f in written if f.suffix in (".html", ".svg")])
+    problems = check_links(site, files=_to_check(changed, written))
     if problems:
         raise BuildError(f"{len(problems)} broken link(s):\n  " + "\n  ".join(problems[:20]))
     return Updated(merged, sorted(ids), written)
+
+
+def _to_check(changed: dict[Path, bytes], written: list[Path]) -> list[Path]:
+    """The files whose links are checked: those that changed; all the games' files when a changed
+    page lost an anchor (a page that did not change may link to it)."""
+    from .render import ids_of
+
+    pages = [f for f in changed if f.suffix in (".html", ".svg")]
+    for f in pages:
+        if f.suffix == ".html" and changed[f]:
+            if not ids_of(changed[f].decode("utf-8")) <= ids_of(f.read_text(encoding="utf-8")):
+                return [f for f in written if f.suffix in (".html", ".svg")]
+    return pages
 
 
 def _drop_stale(site: Path, ids: set[str], made: set[Path]) -> None:
