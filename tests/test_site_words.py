@@ -113,3 +113,15 @@ def test_a_decisions_options_stand_left_to_right_in_the_rule_files_order(games, 
             x[parts[1].strip('"')] = float(parts[2])
     xs = [x[f] for f in firsts]
     assert xs == sorted(xs), list(zip(firsts, xs))
+
+
+def test_an_exit_the_rule_file_leaves_unnamed_is_named_from_the_catalogue(games):
+    """``exit: {from: phase}`` without a label: the chart and the page say it in each language's words
+    (not the rule language's keyword inside a Japanese label)."""
+    seen = 0
+    for game in games.values():
+        for n in game.nodes.values():
+            if n.kind == "exit" and any(n.label.ja == word(f"leave.{k}", "ja") for k in ("loop", "step", "phase", "procedure", "turn")):
+                seen += 1
+                assert not LATIN.search(n.label.ja) and not JAPANESE.search(n.label.en), n.id
+    assert seen >= 2
