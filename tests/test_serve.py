@@ -124,3 +124,45 @@ def test_the_page_shows_a_failed_build_and_reloads_after_a_good_one(served):
         assert page.locator("#tcgtiming-build-error").count() == 0
         assert not outside
         browser.close()
+
+
+def test_a_change_in_one_games_file_rebuilds_only_that_games_pages(tmp_path):
+    """The rebuild serve makes after a change in one game's rule file (present.site.update): the
+    pages of the other game are left as they were (bytes and time of change), the changed game's page
+    shows the change, and a change of what every page's navigation shows builds everything."""
+    sys.path.insert(0, str(ROOT / "generator"))
+    from tcgtiming.present.site import build
+    from tcgtiming.present.site.update import changed_folders, update
+
+    rules = tmp_path / "rules"
+    for g in ("aquarian", "versus"):
+        shutil.copytree(ROOT / "rules" / g, rules / g)
+    out = tmp_path / "out"
+    built = build(str(rules), out, tmp_path / "cache")
+    site = out / "site"
+
+    def files(game):
+        return {p: (p.stat().st_mtime_ns, p.read_bytes()) for lang in ("ja", "en")
+                for folder in (site / lang / game, site / lang / "nodes" / game) for p in folder.rglob("*") if p.is_file()}
+
+    others, shared = files("versus"), {p: p.stat().st_mtime_ns for p in site.glob("*/index.html")}
+    assert others and len(shared) == 2
+    time.sleep(0.05)
+    rule = rules / "aquarian" / "game.yaml"
+    text = rule.read_text(encoding="utf-8")
+    rule.write_text(text.replace("label: {ja: 手札からパワーカードをセットする, en: set power cards from hand}",
+                                 "label: {ja: 手札からパワーカードを置く, en: put power cards from hand}", 1), encoding="utf-8")
+    folders = changed_folders([str(rule)], str(rules), built.inputs)
+    assert folders == {"aquarian"}
+    done = update(str(rules), out, built.inputs, folders, tmp_path / "cache")
+    assert done is not None and done.games == ["aquarian"]
+    assert files("versus") == others  # untouched: same bytes, same time
+    assert {p: p.stat().st_mtime_ns for p in site.glob("*/index.html")} == shared
+    assert "手札からパワーカードを置く" in (site / "ja" / "aquarian" / "power.html").read_text(encoding="utf-8")
+    assert "put power cards from hand" in (site / "en" / "aquarian" / "power.html").read_text(encoding="utf-8")
+    # a phase renamed: the navigation of every page changes, so everything is built again
+    rule.write_text(text.replace("label: {ja: パワーカードフェイズ", "label: {ja: パワーのフェイズ", 1), encoding="utf-8")
+    assert "パワーのフェイズ" in rule.read_text(encoding="utf-8")
+    assert update(str(rules), out, done.inputs, {"aquarian"}, tmp_path / "cache") is None
+    # a file outside every game's folder: everything too
+    assert changed_folders([str(rules / "new" / "game.yaml")], str(rules), built.inputs) is None

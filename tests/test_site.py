@@ -576,11 +576,11 @@ def test_phase_pages_read_like_the_sources_numbered_lists(built):
         # each item is numbered in its own list (1., 2., 3.), the options' and cases' items under them
         for step in ws.containers["attack"].children:
             top = [n for n in ws.time_order(step) if ws.nodes[n].parent is None and ws.nodes[n].kind not in ("begin", "end")]
-            values = [re.search(rf'<li class="tcg-node[^"]*" id="{re.escape(n)}" value="(\d+)"', html).group(1) for n in top]
-            assert values == [str(i) for i in range(1, len(top) + 1)], step
+            values = [re.search(rf'<li class="tcg-node[^"]*" id="{re.escape(n)}" data-no="([\d.]+)"', html).group(1) for n in top]
+            assert values == [f"{i}." for i in range(1, len(top) + 1)], step
         nested = re.search(r'<li class="tcg-case" data-case="reversed">.*?<ol class="tcg-proc"><li class="tcg-node k-player" '
-                           r'id="attack.encore.3.reversed.1" value="1"', html, re.S)
-        assert nested, "the option's items are a numbered list inside the case"
+                           r'id="attack.encore.3.reversed.1" data-no="3.1."', html, re.S)
+        assert nested, "the option's items are a numbered list inside the case, numbered under it (3.1.)"
         # a way back says where it goes, as a link: "back to 3."
         goto = next(n for n in ws.nodes if n.startswith("attack.encore.3.reversed.") and ws.nodes[n].kind == "goto")
         back = p.blocks[goto]

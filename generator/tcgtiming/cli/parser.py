@@ -96,7 +96,9 @@ def parser() -> argparse.ArgumentParser:
         description="The authoring loop: build the site into OUT (as 'site' does), serve OUT/site on 127.0.0.1, "
         "and rebuild whenever a file under the rules folder (or the templates folder) changes. The pages "
         "reload themselves after a rebuild; when a rebuild fails, they keep the last good site and show the "
-        "located errors in a panel. Only the charts whose drawing changed are drawn again (the chart cache). "
+        "located errors in a panel. A change in one game's folder rebuilds only that game's pages (the other "
+        "pages stay as they are; the search index is made again as a whole), and only the charts whose drawing "
+        "changed are drawn again (the chart cache). "
         "Ctrl-C stops. Exit 2 on usage errors (a missing folder, a port in use).")
     sv.add_argument("--rules", metavar="DIR", default="rules", help="the rules folder (default: rules)")
     sv.add_argument("--out", metavar="DIR", default="build", help="output folder (default: build)")

@@ -3,10 +3,13 @@ OUT/site on 127.0.0.1, and rebuilds whenever a file under the rules folder (or t
 folder) changes; the pages it serves reload themselves after a rebuild, and show the located
 errors of a failed one over the last good pages.
 
-A rebuild is the one-pass build with the chart cache: only the charts whose drawing changed are
-drawn again (graphviz is most of a full build's time); the models, pages and search index are
-made again from the compiled rules. The pages on disk are the ones ``tcgtiming site`` writes: the
-reload script is added to HTML pages as they are served, never written.
+A change in the files of some games' folders rebuilds only those games (``present.site.update``):
+they are compiled and run again, their charts drawn (the chart cache keeps the unchanged ones), their
+pages written where their text changed, and the pages reload; then the search index is made again
+(Pagefind cannot update an index: it is built from all pages). A change anywhere else (a template, a
+new game, a renamed phase or scenario: what every page's navigation shows) builds everything, as
+``tcgtiming site`` does. The pages on disk are the ones ``tcgtiming site`` writes: the reload script
+is added to HTML pages as they are served, never written.
 """
 from __future__ import annotations
 
@@ -39,13 +42,16 @@ if(seen!==null&&s.version!==seen&&!s.error){location.reload();return}seen=s.vers
 
 
 class State:
-    """What the server knows: the build number (each good build), the last build's error text."""
+    """What the server knows: the build number (each good build), the last build's error text, and
+    what the last good build was made from (for a rebuild of only what changed)."""
 
     def __init__(self):
         self.version = 0
         self.error: str | None = None
         self.building = False
         self.lock = threading.Lock()
+        self.inputs = None  # present.site.Inputs of the site on disk
+        self.detail = ""  # what the last build made
 
     def as_json(self) -> bytes:
         with self.lock:
@@ -106,10 +112,19 @@ def watched(folders: list[str]) -> tuple:
     return tuple(out)
 
 
-def rebuild(args, state: State, templates: Path | None) -> tuple[bool, float]:
-    """One build: (it succeeded, seconds). A failure keeps the last good site and records the errors."""
+def changed_paths(before: tuple, now: tuple) -> set[str]:
+    """The files added, removed or changed between two ``watched`` lists."""
+    return {p for p, *_ in set(before) ^ set(now)}
+
+
+def rebuild(args, state: State, templates: Path | None, changed: set[str] | None = None) -> tuple[bool, float]:
+    """One build: (it succeeded, seconds). changed: the files that changed since the last good build
+    (None: build everything); only the games whose folders hold them are rebuilt when that is enough.
+    A failure keeps the last good site and records the errors."""
     from ..present.charts import RenderError, cache_dir
     from ..present.site import BuildError, InputError, build
+    from ..present.site.publish import search_index
+    from ..present.site.update import changed_folders, update
     from .site import report_invalid
 
     with state.lock:
@@ -117,9 +132,23 @@ def rebuild(args, state: State, templates: Path | None) -> tuple[bool, float]:
     t0 = time.perf_counter()
     text = io.StringIO()
     ok = False
+    done = None
+    cache = None if args.no_cache else cache_dir()
     try:
         with contextlib.redirect_stdout(text):
-            build(args.rules, Path(args.out), None if args.no_cache else cache_dir(), args.jobs, templates=templates)
+            folders = None
+            if changed is not None and state.inputs is not None and not (templates and any(
+                    Path(p).resolve().is_relative_to(templates.resolve()) for p in changed)):
+                folders = changed_folders(changed, args.rules, state.inputs)
+            done = update(args.rules, Path(args.out), state.inputs, folders, cache, args.jobs, templates) if folders else None
+            if done is not None:
+                with state.lock:  # the pages are in place: reload them, then make the search index again
+                    state.inputs, state.version, state.error = done.inputs, state.version + 1, None
+                state.detail = f"{', '.join(done.games)}: pages in {time.perf_counter() - t0:.1f} s"
+                search_index(done.inputs, Path(args.out) / "site")
+            else:
+                state.inputs = build(args.rules, Path(args.out), cache, args.jobs, templates=templates).inputs
+                state.detail = "everything"
         ok = True
     except InputError as exc:
         with contextlib.redirect_stdout(text):
@@ -131,7 +160,7 @@ def rebuild(args, state: State, templates: Path | None) -> tuple[bool, float]:
     with state.lock:
         state.building = False
         if ok:
-            state.version += 1
+            state.version += 0 if done is not None else 1  # an update has reloaded the pages already
             state.error = None
         else:
             state.error = _plain(text.getvalue())
@@ -177,8 +206,9 @@ def run(args) -> int:
             if now == seen:
                 continue
             time.sleep(0.2)  # an editor saving several files: let them land
-            seen = watched(folders)
-            ok, secs = rebuild(args, state, templates)
+            now = watched(folders)
+            ok, secs = rebuild(args, state, templates, changed_paths(seen, now) if state.error is None else None)
+            seen = now
             _say(ok, secs, state)
     except KeyboardInterrupt:
         pass
@@ -189,7 +219,7 @@ def run(args) -> int:
 
 def _say(ok: bool, secs: float, state: State) -> None:
     if ok:
-        sys.stdout.write(f"built #{state.version} in {secs:.1f} s\n")
+        sys.stdout.write(f"built #{state.version} in {secs:.1f} s ({state.detail})\n")
     else:
         sys.stdout.write(f"build failed in {secs:.1f} s (the pages show it; the last good site is served):\n"
                          f"{state.error}\n")

@@ -10,6 +10,7 @@ words for card states, values, trigger icons, policies and abilities it makes). 
 from __future__ import annotations
 
 from .text import LANGS
+from .words_actions import ACTION_WORDS
 from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
 from .words_rules import RULE_WORDS
@@ -331,6 +332,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "stat.defense": ("防御力", "defense"),
     "stat.guard_cost": ("ガードコスト", "guard cost"),
     "stat.encore_cost": ("アンコールコスト", "encore cost"),
+    "stat.attack_cost": ("アタックコスト", "attack cost"),
     "stat.e": ("Ｅ", "E"),
     "icon.soul": ("ソウル", "soul"),
     "icon.draw": ("ドロー", "draw"),
@@ -458,6 +460,7 @@ WORDS.update(JUDGE_WORDS)
 WORDS.update(WHEN_WORDS)  # the timing lookup's and the coverage report's words
 WORDS.update(TESTED_WORDS)  # what a branch tested, as the trace tells it
 WORDS.update(RULE_WORDS)  # the rule language's own words (conditions in words), kept in their own module
+WORDS.update(ACTION_WORDS)  # the actions in words
 
 
 def word(key: str, lang: str, *args) -> str:

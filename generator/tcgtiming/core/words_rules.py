@@ -8,7 +8,7 @@ RULE_WORDS: dict[str, tuple[str, str]] = {
     "cond.first_turn_of_game": ("ゲームの最初のターン", "the first turn of the game"),
     "cond.first_attack_of_turn": ("このターン最初のアタック", "the first attack of the turn"),
     "cond.attacks_this_turn": ("このターンのアタック回数が{}", "attacks this turn: {}"),
-    "cond.count": ("{0}の{1}の枚数が{2}", "cards in {0}'s {1}: {2}"),
+    "cond.count": ("{1}の{0}の枚数が{2}", "cards in {1}'s {0}: {2}"),
     "cond.has_pending": ("{}に待機中の自動能力がある", "{} has abilities waiting"),
     "cond.has_state": ("{0}の{2}に{1}のカードがある", "{0}: a card in {2} is {1}"),
     "cond.can_attack": ("{}がアタックできる", "{} can attack"),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from ..core import model as m
 from . import schema as s
 from ..core.diagnostics import Diagnostic, did_you_mean
+from ..core.words import word
 from .terms import lower_action, lower_condition
 from .values import cites_of, readings_of, registries, text
 
@@ -344,7 +345,7 @@ class Compiler:
             tl = self._target_label(target)
             return m.Text(f"「{tl.ja}」へ", f"go to: {tl.en}")
         if spec.kind == "exit":
-            return m.Text(f"{spec.from_}を終える", f"leave the {spec.from_}")
+            return m.Text(word(f"leave.{spec.from_}", "ja"), word(f"leave.{spec.from_}", "en"))
         return m.Text("", "")
 
     def _target_label(self, target) -> m.Text:

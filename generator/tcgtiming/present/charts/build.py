@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...core.model import Game, Node
 from ...core.text import wrap
 from .graph import Chart, GCluster, GEdge, GNode
-from .labels import WRAP, WRAP_EDGE, local_label, node_url, page_of, role_label, tooltip, window_lines
+from .labels import WRAP, WRAP_EDGE, call_args_text, local_label, node_url, page_of, role_label, tooltip, window_lines
 from .overlay import Overlay
 from .overview import build_overview
 from .reach import never_reached, never_taken
@@ -121,7 +121,7 @@ def _gnode(game: Game, node: Node, lang: str, cluster: str | None) -> GNode:
     extra: list[str] = []
     sub: list[str] = []
     if node.kind not in ("begin", "end"):
-        head = local_label(node) + "."
+        head = local_label(game, node)
     if node.kind == "player":
         who = role_label(game, node.actor, lang)
         head += "  " + who + ("・" + ui("may", lang) if node.may and lang == "ja" else
@@ -139,7 +139,7 @@ def _gnode(game: Game, node: Node, lang: str, cluster: str | None) -> GNode:
         if proc is not None and proc.label.get(lang) != node.label.get(lang):
             extra = wrap("→ " + proc.label.get(lang), WRAP[lang])
         if node.call_args:
-            extra.append(", ".join(f"{k}={v}" for k, v in node.call_args))
+            extra.append(call_args_text(node, lang))
     url = node_url(game, node)
     if node.kind in ("call", "check") and node.callee and node.callee in game.containers:
         url = node_url(game, game.nodes[game.containers[node.callee].begin])  # the call links to the procedure

@@ -173,6 +173,46 @@ def _legend_lines(lang: str, kinds: tuple, ekinds: tuple, traced: bool, overview
     return tuple(out)
 
 
+def _merged(edges: list[GEdge]) -> list[GEdge]:
+    """Options of one decision that lead to the same place drawn as one arrow carrying all their
+    labels (side by side, two arrows' labels run into each other); a trace's visits are the union."""
+    out: list[GEdge] = []
+    seen: dict[tuple[str, str], GEdge] = {}
+    for e in edges:
+        first = seen.get((e.src, e.dst)) if e.kind == "option" else None
+        if first is None:
+            if e.kind == "option":
+                seen[(e.src, e.dst)] = e = GEdge(e.src, e.dst, e.kind, list(e.label), e.tooltip, e.visits)
+            out.append(e)
+            continue
+        first.label += ["／"] + list(e.label)
+        first.tooltip = "\n".join(x for x in (first.tooltip, e.tooltip) if x)
+        if e.visits is not None or first.visits is not None:
+            first.visits = tuple(sorted(set(first.visits or ()) | set(e.visits or ())))
+    return out
+
+
+def _option_rows(ch: Chart) -> list[str]:
+    """The options (or cases) of a decision side by side in the rule file's order, left to right, as
+    the sources list them: one row of the first items of their bodies. Only bodies of their own (the
+    first item entered from the decision alone) are lined up; dot orders the rest."""
+    ins: dict[str, list[GEdge]] = {}
+    for e in ch.edges:
+        if e.kind != "back":
+            ins.setdefault(e.dst, []).append(e)
+    kinds = {n.id: n.kind for n in ch.nodes}
+    rows: dict[str, list[str]] = {}
+    for e in ch.edges:
+        if e.kind in ("option", "case") and kinds.get(e.dst) not in (None, "begin", "end") \
+                and [x.src for x in ins.get(e.dst, ())] == [e.src] and e.dst not in rows.get(e.src, ()):
+            rows.setdefault(e.src, []).append(e.dst)
+    out = []
+    for row in rows.values():
+        if len(row) > 1:
+            out.append("  { rank=same; " + " -> ".join(_q(x) for x in row) + " [style=invis] }")
+    return out
+
+
 def to_dot(ch: Chart, back_constraint: bool = True, legend: bool = True) -> str:
     """The DOT text of a chart; legend=False leaves the legend out (the site shows it beside the chart).
     back_constraint: the edges going back take part in the layout (dot turns them round), so that the
@@ -207,7 +247,7 @@ def to_dot(ch: Chart, back_constraint: bool = True, legend: bool = True) -> str:
         for m in by_cluster[n.cluster]:
             out.append(f"    {_q(m.id)} {_attrs(_node_attrs(m, lang, ch.traced))}")
         out.append("  }")
-    for e in ch.edges:
+    for e in _merged(ch.edges):
         out.append(f"  {_q(e.src)} -> {_q(e.dst)} {_attrs(_edge_attrs(e, lang, ch.traced, back_constraint))}")
     # keep time order for a node nothing flows into (a step left only by a goto): below its predecessor
     has_in = {e.dst for e in ch.edges if e.kind not in ("back",)}
@@ -217,6 +257,7 @@ def to_dot(ch: Chart, back_constraint: bool = True, legend: bool = True) -> str:
         if n.kind == "begin" and (n.id not in has_in or (n.cluster is not None and prev.cluster != n.cluster
                                                          and (prev.id, n.id) not in pairs)):
             out.append(f"  {_q(prev.id)} -> {_q(n.id)} [style=invis]")
+    out += _option_rows(ch)
     if legend:
         out += _legend_dot(ch)
     out.append("}")

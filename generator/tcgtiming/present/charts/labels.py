@@ -76,13 +76,61 @@ def tooltip(game: Game, node, lang: str) -> str:
     return "\n\n".join(parts)
 
 
-def local_label(node: Node) -> str:
-    """The node's number as the sources write it: its id inside its step / phase / procedure
-    (``3.attack.1``); deep ids keep their last two parts (``…mental.1``)."""
-    prefix = node.container + "."
-    local = node.id[len(prefix):] if node.id.startswith(prefix) else node.id
-    parts = local.split(".")
-    return local if len(parts) <= 3 else "…" + ".".join(parts[-2:])
+_NUMBERS: dict[int, tuple[Game, dict[str, str]]] = {}
+
+
+def item_numbers(game: Game) -> dict[str, str]:
+    """Every item's number as the sources write it, the same on the chart and the phase page: its
+    place in its own list (``3``), under the number of the decision or loop whose body holds it
+    (``3.1``, ``3.1.2``); each step, phase and procedure numbers its own list from 1, and each body of
+    a decision (each option, each case) from 1 again. Start and end have none."""
+    hit = _NUMBERS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    kids: dict[tuple, list[str]] = {}
+    seen: set[str] = set()
+    order = game.time_order(game.turn.id) + [n for p in game.procedures for n in game.time_order(p.id)]
+    for nid in order:
+        n = game.nodes[nid]
+        if nid in seen or n.kind in ("begin", "end"):
+            continue
+        seen.add(nid)
+        kids.setdefault((n.parent, n.body, n.container if n.parent is None else ""), []).append(nid)
+    out: dict[str, str] = {}
+
+    def number(nid: str) -> str:
+        if nid not in out:
+            n = game.nodes[nid]
+            own = str(kids[(n.parent, n.body, n.container if n.parent is None else "")].index(nid) + 1)
+            out[nid] = own if n.parent is None else number(n.parent) + "." + own
+        return out[nid]
+
+    for nid in seen:
+        number(nid)
+    _NUMBERS[id(game)] = (game, out)
+    return out
+
+
+def local_label(game: Game, node: Node) -> str:
+    """The node's number (``item_numbers``) with its full stop: ``3.`` ``3.1.``; '' for start and end."""
+    no = item_numbers(game).get(node.id)
+    return "" if no is None else no + "."
+
+
+def call_args_text(node: Node, lang: str) -> str:
+    """A call's arguments in words: their values, a stat or state by the engine's word for it
+    (``amount=soul`` -> ソウル / soul); the names are the rule file's, in the code form."""
+    vals = [ui_value(v, lang) for _, v in node.call_args]
+    return ("（" + "、".join(vals) + "）") if lang == "ja" else "(" + ", ".join(vals) + ")"
+
+
+def ui_value(v, lang: str) -> str:
+    from ...core.words import word
+
+    for ns in ("stat", "state"):
+        if f"{ns}.{v}" in WORDS:
+            return word(f"{ns}.{v}", lang)
+    return str(v)
 
 
 def short_role(game: Game, role: str | None, lang: str) -> str:

@@ -118,15 +118,19 @@ def home_page(inputs: Inputs, lang: str, hand_written: Traversable | None) -> Pa
     return Page("index.html", "tcgtiming", body, search="page")
 
 
-def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable | None = HAND_WRITTEN) -> Pages:
+def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable | None = HAND_WRITTEN,
+             games: set[str] | None = None) -> Pages:
     """Every page of the site in one language (path -> Page) and the files beside them; drawn is the
-    folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none)."""
+    folder draw_charts wrote; hand_written the folder of the hand-written pages (None: none).
+    games: only the pages (and search records) of these games, with the pages every game shares (home,
+    reference, guide, search): a rebuild after a change in one game (drawn holds only their charts)."""
     from ..coverage import all_visits, coverage
     from .lookups import coverage_page, when_page
 
     p = Pages(drawn, lang)
     visits = all_visits(inputs)
-    for g in inputs.games:
+    mine = [g for g in inputs.games if games is None or g.id in games]
+    for g in mine:
         runs = inputs.runs.get(g.id, [])
         p.add(overview_page(p, g, runs))
         for cid in [ph.id for ph in g.phases] + [pr.id for pr in g.procedures]:
@@ -143,14 +147,15 @@ def generate(inputs: Inputs, drawn: Path, lang: str, hand_written: Traversable |
             p.add(rulings_index(g, rulings, lang))
             for rr in rulings:
                 p.add(ruling_page(p, g, rr))
+    from .search import node_records, record_pages
+
+    for g in mine:
+        p.files.update(record_pages(node_records(g, lang), lang, g.id))
     p.add(reference_page(lang))
     for name, text in guide_pages():
         p.add(Page(f"guide/{name}.html", _title(text), markdown_html(text), search="page", lang_body="en"))
     p.add(home_page(inputs, lang, hand_written))
     p.add(search_page(lang))
-    from .search import node_records, record_pages
-
-    p.files.update(record_pages([r for g in inputs.games for r in node_records(g, lang)], lang))
     if hand_written is not None and hand_written.is_dir():
         for r, f in walk(hand_written):
             if not r.endswith(".md"):

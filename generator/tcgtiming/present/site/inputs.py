@@ -91,14 +91,20 @@ def scenario_files(rules_dir: str) -> list[str]:
     return sorted(str(p) for p in Path(rules_dir).glob("*/scenarios/*.yaml"))
 
 
-def collect(rules_dir: str) -> Inputs:
+def in_folders(path: str, rules_dir: str, folders: set[str] | None) -> bool:
+    """The file is in one of the game folders (the first folder below the rules folder); None: all."""
+    return folders is None or Path(os.path.relpath(path, rules_dir)).parts[0] in folders
+
+
+def collect(rules_dir: str, folders: set[str] | None = None) -> Inputs:
     """Compile every rule file and run every shipped scenario (strict, expectations checked); raise
-    InputError when anything is invalid."""
+    InputError when anything is invalid. folders: only the games (rule files, scenarios and rulings)
+    in these folders of the rules folder (a rebuild after a change in them)."""
     from ...frontend.pipeline import add_collisions, compile_file
     from ...runtime.engine import SimulationError, simulate
     from ...runtime.expect import check, diagnostics, expects_refusal, refusal
 
-    files = rule_files(rules_dir)
+    files = [f for f in rule_files(rules_dir) if in_folders(f, rules_dir, folders)]
     results = [compile_file(f) for f in files]
     add_collisions(results)  # a game id given twice would lose a game's pages: an error, located
     if any(r.errors for r in results):
@@ -109,7 +115,7 @@ def collect(rules_dir: str) -> Inputs:
     # the games a scenario may be run with as compiled here: those whose file name is the one the
     # front end would give them (a relative path), so that every location reads the same
     compiled = {os.path.abspath(r.file): r.game for r in results if r.file == os.path.relpath(r.file)}
-    scenarios = scenario_files(rules_dir)
+    scenarios = [f for f in scenario_files(rules_dir) if in_folders(f, rules_dir, folders)]
     runs: dict[str, list[ScenarioRun]] = {}
     error = InputError(scenarios=len(scenarios))
     shown_from = Path(rules_dir).resolve().parent
@@ -144,7 +150,7 @@ def collect(rules_dir: str) -> Inputs:
         shown = Path(os.path.relpath(Path(path).resolve(), shown_from)).as_posix()
         runs.setdefault(sc.game, []).append(ScenarioRun(path, Path(path).stem, sc, run, text, shown))
     made = {os.path.abspath(sr.path): sr.run for game_runs in runs.values() for sr in game_runs}
-    rulings = collect_rulings(rules_dir, games, shown_from, error, made)
+    rulings = collect_rulings(rules_dir, games, shown_from, error, made, folders)
     if error.invalid or error.failed:
         raise error
     return Inputs(sorted(games.values(), key=lambda g: g.id), runs, rulings)
@@ -156,8 +162,8 @@ def ruling_files(rules_dir: str) -> list[str]:
     return sorted(str(p) for p in Path(rules_dir).glob("*/rulings/*.yaml"))
 
 
-def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error, made: dict | None = None
-                    ) -> dict[str, list[RulingRun]]:
+def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error, made: dict | None = None,
+                    folders: set[str] | None = None) -> dict[str, list[RulingRun]]:
     """Check every ruling (``tcgtiming check``): the passing ones, by game; a failing or invalid one
     goes into ``error`` (the build stops). ``made``: the shipped scenarios' runs (absolute path ->
     run), which a ruling that ``uses`` one checks instead of running it again."""
@@ -166,7 +172,7 @@ def collect_rulings(rules_dir: str, games: dict, shown_from: Path, error, made: 
     from ...runtime.rulings import check_ruling
 
     out: dict[str, list[RulingRun]] = {}
-    files = ruling_files(rules_dir)
+    files = [f for f in ruling_files(rules_dir) if in_folders(f, rules_dir, folders)]
     error.scenarios += len(files)
     for path in files:
         res = compile_file(path, rules=rules_dir)

@@ -171,10 +171,11 @@ def cite(game: Game, c: m.Citation, page: str) -> Markup:
     return out
 
 
-def local_no(node: Node) -> str:
+def local_no(game: Game, node: Node) -> str:
+    """The item's number, as on the chart and the phase page (``3.1.``)."""
     from ..charts import local_label
 
-    return "" if node.kind in ("begin", "end") else local_label(node) + "."
+    return local_label(game, node)
 
 
 def kind_word(game: Game, node: Node, lang: str) -> str:

@@ -33,7 +33,7 @@ def readings_block(game: Game, readings, page: str, lang: str) -> Markup:
 
 def _to(game: Game, page: str, nid: str, lang: str, arrow: str = "") -> Markup:
     t = game.nodes[nid]
-    return link_node(game, page, t.id, f"{arrow}{local_no(t)} {tx(t.label, lang)}".strip())
+    return link_node(game, page, t.id, f"{arrow}{local_no(game, t)} {tx(t.label, lang)}".strip())
 
 
 def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup:
@@ -41,7 +41,7 @@ def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup
 
     node = game.nodes[nid]
     key = style_key(game, node)
-    no = local_no(node)
+    no = local_no(game, node)
     head = h("p", h("span", no, class_="tcg-no") if no else "", h("span", kind_word(game, node, lang), class_="tcg-kind"),
              " ", h("a", nid, class_="tcg-id", href=f"#{nid}", title=nid), class_="tcg-head")
     items: list[Markup] = []
@@ -122,14 +122,14 @@ def node_entries(game: Game, ids: list[str], page: str, lang: str) -> Markup:
         if parent is not None and (parent.id, body) not in first_of_body:
             first_of_body.add((parent.id, body))
             if parent.kind in ("loop", "foreach"):
-                context = f"↻ {local_no(parent)} {tx(parent.label, lang)}"
+                context = f"↻ {local_no(game, parent)} {tx(parent.label, lang)}"
             elif body == "else":
-                context = f"◇ {local_no(parent)} {w('else', lang)}"
+                context = f"◇ {local_no(game, parent)} {w('else', lang)}"
             else:
                 ch = next((x for x in parent.choices if x.id == body), None)
                 mark = "▸" if parent.kind == "player" else "◇"
                 label = tx(ch.label, lang) if ch is not None and ch.label is not None else body
-                context = f"{mark} {local_no(parent)} {label}"
+                context = f"{mark} {local_no(game, parent)} {label}"
             out.append(h("p", context, class_=f"tcg-context tcg-d{min(d, 6)}"))
         out.append(node_entry(game, nid, page, d, lang))
     return join("\n", out)

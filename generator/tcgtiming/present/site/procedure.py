@@ -7,91 +7,35 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ...core import model as m
 from ...core.model import Game, Node
-from ...core.words import word
-from .markup import (call_text, cite, code, cond_text, h, join, link_node, named, role_text, tx, value_text, w)
+from .markup import (
+    call_text,
+    cite,
+    code,
+    cond_text,
+    h,
+    join,
+    link_node,
+    named,
+    role_text,
+    tx,
+    value_text,
+    w,
+)
 from .nodes import readings_block
-
-
-# --- conditions in words -------------------------------------------------------------------------
-
-
-def _arg(game: Game, name: str, value, lang: str) -> str:
-    v = str(value)
-    if name in ("player", "target") and (v in game.roles or v in ("any", "both")):
-        return role_text(game, v, lang)
-    if name == "zone":
-        return named(game.zones, v, lang)
-    if name in ("state",) and f"state.{v}" in _WORDS:
-        return word(f"state.{v}", lang)
-    if name in ("stat", "than_stat") and f"stat.{v}" in _WORDS:
-        return word(f"stat.{v}", lang)
-    if name in ("who", "than") and f"cond.{v}" in _WORDS:
-        return word(f"cond.{v}", lang)
-    if isinstance(value, str) and value in game.constants:
-        return f"{value_text(game.constants[value])}"
-    return value_text(value)
-
-
-def _compare(game: Game, args: dict, lang: str) -> str:
-    for op in ("gt", "ge", "lt", "le", "eq"):
-        if op in args:
-            return word(f"cmp.{op}", lang, _arg(game, "n", args[op], lang))
-    return ""
-
-
-def cond_words(game: Game, c, lang: str) -> str:
-    """A condition in words, in one language (the code form is ``markup.cond_text``)."""
-    if isinstance(c, m.Not):
-        return word("cond.not", lang, cond_words(game, c.cond, lang))
-    if isinstance(c, (m.All, m.AnyOf)):
-        return word("cond.all" if isinstance(c, m.All) else "cond.any", lang).join(cond_words(game, x, lang) for x in c.conds)
-    if not isinstance(c, m.Pred) or f"cond.{c.name}" not in _WORDS:
-        return cond_text(c)
-    a = dict(c.args)
-    n = c.name
-    if n in ("attacks_this_turn", "damage_left"):
-        return word(f"cond.{n}", lang, _compare(game, a, lang))
-    if n == "count":
-        return word("cond.count", lang, _arg(game, "player", a.get("player"), lang), _arg(game, "zone", a.get("zone"), lang),
-                    _compare(game, a, lang))
-    if n == "chose":
-        node = game.nodes.get(str(a.get("node")))
-        if node is None:
-            return cond_text(c)
-        opt = next((x for x in node.choices if x.id == a.get("option")), None)
-        return word("cond.chose", lang, tx(node.label, lang), tx(opt.label, lang) if opt and opt.label else str(a.get("option")))
-    if n in ("has_state", "has_keyword"):
-        second = _arg(game, "state", a.get("state"), lang) if n == "has_state" else str(a.get("keyword"))
-        zone = _arg(game, "zone", a["zone"], lang) if "zone" in a else word("cond.anywhere", lang)
-        return word(f"cond.{n}", lang, _arg(game, "player", a.get("player"), lang), second, zone)
-    if n == "stat_at_least":
-        return word("cond.stat_at_least", lang, *(_arg(game, k, a.get(k), lang) for k in ("who", "stat", "than", "than_stat")))
-    if n in ("has_pending", "can_attack", "lost"):
-        return word(f"cond.{n}", lang, _arg(game, "player", a.get("player"), lang))
-    if n in ("revealed_is", "active_has"):
-        return word(f"cond.{n}", lang, str(a.get("type", a.get("trait"))))
-    return word(f"cond.{n}", lang)
-
-
-def _words():
-    from ...core.words import WORDS
-
-    return WORDS
-
-
-_WORDS = _words()
-
+from .phrases import action_words, cond_words
 
 # --- the numbered lists --------------------------------------------------------------------------
 
 
 class Numbers:
-    """Each item's number as the list shows it: its place in its own list (``3.``), and the way down
-    from the top of its step or procedure for a reference (``3. › いる › 1.``)."""
+    """Each item's number as the chart shows it too (``charts.item_numbers``: ``3.``, ``3.1.``), the
+    items of each list, and the way to say an item in a link: its number, with the option or case
+    whose list holds it (``3.1.（置いたら）``)."""
 
     def __init__(self, game: Game, ids: list[str], lang: str):
+        from ..charts import item_numbers
+
         self.game, self.lang = game, lang
         self.kids: dict[tuple[str | None, str, str], list[str]] = {}  # (parent, body, container) -> items
         for nid in ids:
@@ -99,34 +43,35 @@ class Numbers:
             if n.kind in ("begin", "end"):
                 continue
             self.kids.setdefault((n.parent, n.body, n.container if n.parent is None else ""), []).append(nid)
-        self.no: dict[str, int] = {}
-        for items in self.kids.values():
-            for i, nid in enumerate(items, 1):
-                self.no[nid] = i
+        self.label = item_numbers(game)
 
     def items(self, parent: str | None, body: str, container: str = "") -> list[str]:
         return self.kids.get((parent, body, container if parent is None else ""), [])
+
+    def no(self, nid: str) -> str:
+        return self.label[nid] + "." if nid in self.label else ""
 
     def path(self, nid: str) -> str:
         n = self.game.nodes[nid]
         if n.kind in ("begin", "end"):
             c = self.game.containers.get(n.container)
             return tx(c.label, self.lang) if c is not None else nid
-        own = f"{self.no.get(nid, '?')}."
         if n.parent is None:
-            return own
+            return self.no(nid)
         p = self.game.nodes[n.parent]
         ch = next((x for x in p.choices if x.id == n.body), None)
         via = tx(ch.label, self.lang) if ch is not None and ch.label is not None else (
             w("else", self.lang) if n.body == "else" else "")
-        return " › ".join(x for x in (self.path(p.id), via, own) if x)
+        return self.no(nid) + (("（" + via + "）" if self.lang == "ja" else f" ({via})") if via else "")
 
 
 def _meta(game: Game, node: Node, page: str, key: str, nums: Numbers, lang: str) -> list:
     """What the item says beside its label, in words: who acts, the procedure it runs, where it goes."""
-    from ..charts import window_lines
+    from ..charts.labels import call_args_text, window_lines
 
     out: list = []
+    if node.action is not None and node.action.name != "pass":  # what happens, in words (the code is behind the switch)
+        out.append(h("span", action_words(game, node.action, lang), class_="tcg-does"))
     if node.kind == "player" and node.actor:
         out.append(role_text(game, node.actor, lang) + (f" · {w('may', lang)}" if node.may else ""))
     if node.kind == "window" and node.window is not None:
@@ -140,6 +85,8 @@ def _meta(game: Game, node: Node, page: str, key: str, nums: Numbers, lang: str)
         proc = game.containers[node.callee]
         name = tx(proc.label, lang)  # the procedure's name, or the word 'procedure' when the label says it already
         out.append(link_node(game, page, proc.begin, "→ " + (name if name != tx(node.label, lang) else w("procedure", lang))))
+        if node.call_args:
+            out.append(call_args_text(node, lang))
     if node.kind in ("goto", "exit") and node.target and node.target in game.nodes:
         back = key == "goto"
         out.append(link_node(game, page, node.target, ("↩ " if back else "→ ")
@@ -203,7 +150,7 @@ def _item(game: Game, nid: str, page: str, nums: Numbers, lang: str) -> Markup:
     if node.kind in ("loop", "foreach"):
         body.append(_list(game, nums.items(nid, ""), page, nums, lang))
     # each node is a search record of its own (search.node_records): its entry is left out of the page's
-    return h("li", *body, class_=f"tcg-node k-{key}", id=nid, value=str(nums.no.get(nid, 1)), data_pagefind_ignore="all")
+    return h("li", *body, class_=f"tcg-node k-{key}", id=nid, data_no=nums.no(nid), data_pagefind_ignore="all")
 
 
 def _never(game: Game):

@@ -143,21 +143,25 @@ def build(rules_dir: str, out: Path, cache: Path | None = None, workers: int | N
 
 def search_index(inputs: Inputs, site: Path) -> None:
     """The Pagefind index of each language's folder (its pages and a record per node)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from .search import build_index
 
-    for lang in LANGS:
+    with ThreadPoolExecutor(len(LANGS)) as pool:  # one pagefind process per language, side by side
+        done = {lang: pool.submit(build_index, site / lang, lang) for lang in LANGS}
+    for lang, fut in done.items():
         try:
-            build_index(site / lang, lang)
+            fut.result()
         except OSError as exc:  # the binary missing or failing
             raise BuildError(f"the search index of {lang}/ could not be built: {exc}") from None
 
 
-def render_pages(pages, navs, folder: Path, templates: Path | None) -> int:
+def render_pages(pages, navs, folder: Path, templates: Path | None, shared: bool = True, changed: dict | None = None) -> int:
     """write_site, with what a template gets wrong (a syntax error, an unknown name) as a BuildError."""
     import jinja2
 
     try:
-        return write_site(pages, navs, folder, templates)
+        return write_site(pages, navs, folder, templates, shared, changed)
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{exc.filename or exc.name}:{exc.lineno}: template error: {exc.message}") from None
     except jinja2.TemplateError as exc:

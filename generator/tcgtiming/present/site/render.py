@@ -61,8 +61,12 @@ def kind_of(page: Page) -> str:
     return "home" if page.path == "index.html" else (page.path.split("/")[0] if page.game is None else "game")
 
 
-def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templates: Path | None = None) -> int:
-    """Write every language's pages and files into out (a new folder); returns the number of pages."""
+def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templates: Path | None = None,
+               shared: bool = True, changed: dict[Path, bytes] | None = None) -> int:
+    """Write every language's pages and files into out; returns the number of pages. A file whose text
+    is already there is left as it is (its time too); shared=False leaves out the landing and 404 pages.
+    changed: filled with the files written (path -> what the file held before, b'' for a new one)."""
+    changed = {} if changed is None else changed
     env = environment(templates)
     base = env.get_template("base.html")
     n = 0
@@ -76,24 +80,38 @@ def write_site(pages: dict[str, Pages], navs: dict[str, list], out: Path, templa
                                site_name=SITE_NAME, root=up, body=body, nav=nav_for(navs[lang], page),
                                words=frame_words(lang), kind=kind_of(page), search=page.search,
                                lang_body=page.lang_body, scripts=page.scripts)
-            _write(root / path, text)
+            _write(root / path, text, changed)
             n += 1
         for path, content in sorted(p.files.items()):
-            if isinstance(content, str):
-                _write(root / path, content)
-            else:
-                (root / path).parent.mkdir(parents=True, exist_ok=True)
-                (root / path).write_bytes(content.read_bytes())
+            data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
+            _write(root / path, data, changed)
+    if not shared:
+        return n
     langs = [{"lang": x, "name": w("lang_name", x), "tagline": w("tagline", x), "not_found": w("not_found", x),
               "home": w("home", x)} for x in LANGS]
-    _write(out / "index.html", env.get_template("landing.html").render(site_name=SITE_NAME, langs=langs))
-    _write(out / "404.html", env.get_template("404.html").render(site_name=SITE_NAME, langs=langs))
+    _write(out / "index.html", env.get_template("landing.html").render(site_name=SITE_NAME, langs=langs), changed)
+    _write(out / "404.html", env.get_template("404.html").render(site_name=SITE_NAME, langs=langs), changed)
     return n
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="\n")
+def _write(path: Path, text: str | bytes, changed: dict[Path, bytes] | None = None) -> None:
+    old = write_bytes(path, text.encode("utf-8") if isinstance(text, str) else text)
+    if old is not None and changed is not None:
+        changed[path] = old
+
+
+def write_bytes(path: Path, data: bytes) -> bytes | None:
+    """Write the file unless it holds these bytes already (a rebuild of the served site touches only
+    what changed); returns what it held before (b'' when new), None when left as it was."""
+    try:
+        old = path.read_bytes()
+        if old == data:
+            return None
+    except OSError:
+        old = b""
+        path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return old
 
 
 # --- checking the links ---------------------------------------------------------------------------
@@ -114,15 +132,22 @@ class _Links(HTMLParser):
                 self.links.append(a[key])
 
 
+def ids_of(text: str) -> set[str]:
+    """The anchors (ids) of a page's text."""
+    p = _Links()
+    p.feed(text)
+    return p.ids
+
+
 def _read(path: Path) -> _Links:
     p = _Links()
     p.feed(path.read_text(encoding="utf-8"))
     return p
 
 
-def check_links(out: Path, skip: tuple[str, ...] = ("404.html",)) -> list[str]:
-    """Every link of every page and chart of the site folder that does not resolve: 'file: link'.
-    Links out of the site (http, https, mailto) are not followed."""
+def check_links(out: Path, skip: tuple[str, ...] = ("404.html",), files: list[Path] | None = None) -> list[str]:
+    """Every link of every page and chart of the site folder (or of the given files in it) that does
+    not resolve: 'file: link'. Links out of the site (http, https, mailto) are not followed."""
     parsed: dict[Path, _Links] = {}
 
     def get(f: Path) -> _Links:
@@ -140,7 +165,7 @@ def check_links(out: Path, skip: tuple[str, ...] = ("404.html",)) -> list[str]:
         return ok
 
     problems = []
-    for f in sorted([*out.rglob("*.html"), *out.rglob("*.svg")]):
+    for f in sorted(files if files is not None else [*out.rglob("*.html"), *out.rglob("*.svg")]):
         if f.relative_to(out).as_posix() in skip:
             continue
         for link in get(f).links:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ...core.model import Game
 from .markup import kind_word, local_no, node_page, tx
+from .phrases import action_words
 
 
 @dataclass(frozen=True)
@@ -39,29 +40,32 @@ def node_records(game: Game, lang: str) -> list[Record]:
             where.append(tx(game.containers[node.container].label, lang))
         words = [tx(node.label, lang), kind_word(game, node, lang), tx(node.note, lang)]
         words += [tx(ch.label, lang) for ch in node.choices if ch.label is not None]
+        if node.action is not None and node.action.name != "pass":
+            words.append(action_words(game, node.action, lang))  # what happens, in words: found by them too
         if node.event and node.event in game.events:
             words.append(tx(game.events[node.event].name, lang))
-        title = f"{local_no(node)} {tx(node.label, lang)}".strip()
+        title = f"{local_no(game, node)} {tx(node.label, lang)}".strip()
         out.append(Record(f"{node_page(game, node)}#{node.id}", title, " ".join(x for x in words if x),
                           " › ".join(dict.fromkeys(where))))
     return out
 
 
-def record_pages(records: list[Record], lang: str) -> dict[str, str]:
-    """One small page per node record (``nodes/<n>.html``), indexed by Pagefind: its ``url`` meta is
-    the node's anchor, where the search page links (opened on its own, it shows that link)."""
+def record_pages(records: list[Record], lang: str, game: str) -> dict[str, str]:
+    """One small page per node record of a game (``nodes/<game>/<n>.html``: a change in one game
+    leaves the others' as they are), indexed by Pagefind: its ``url`` meta is the node's anchor,
+    where the search page links (opened on its own, it shows that link)."""
     from markupsafe import Markup
 
     from .markup import h
 
     out = {}
     for n, r in enumerate(records, 1):
-        target = f"../{r.url}"
+        target = f"../../{r.url}"
         head = Markup('<meta charset="utf-8">') + h("meta", name="robots", content="noindex") + h("title", r.title)
         body = h("main", h("h1", r.title, data_pagefind_meta="title"), h("p", r.content.removeprefix(r.title)),
                  h("p", r.where, data_pagefind_meta="where"), h("a", r.url, href=target, data_pagefind_meta="url[href]"),
                  h("span", "node", data_pagefind_meta="kind", hidden=True), data_pagefind_body=True)
-        out[f"nodes/{n}.html"] = f"<!DOCTYPE html>\n{h('html', h('head', head), h('body', body), lang=lang)}\n"
+        out[f"nodes/{game}/{n}.html"] = f"<!DOCTYPE html>\n{h('html', h('head', head), h('body', body), lang=lang)}\n"
     return out
 
 
