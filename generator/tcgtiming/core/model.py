@@ -136,6 +136,7 @@ class WindowSpec:
     resolve: str
     after_resolve: str
     pass_note: Text | None = None
+    before_priority: tuple[Action, ...] | None = None  # None: the engine's default (see the window guide)
 
 
 @dataclass(frozen=True, slots=True)

@@ -140,6 +140,8 @@ PREDICATES: dict[str, Entry] = _entries(
 ACTIONS: dict[str, Entry] = _entries(
     Entry("rule_processing", "Run the game's rule processing (check-type rules) until none applies."),
     Entry("resolve_pending", "The player chooses one of their pending abilities and resolves it.", (_p("player:role"),)),
+    Entry("stack_pending", "Every pending ability goes onto the stack: the turn player's first, then the other player's "
+          "(so the other player's resolve first); a player with several chooses the order of their own."),
     Entry("draw", "The player draws cards from the top of their deck.", (_p("player:role"), _p("count:int"))),
     Entry("set_state", "Put cards of the player into a state (stand, rest, reverse, active, sleep, face up/down).",
           (_p("player:role"), _p("to:enum:" + STATES), _p("zone?:zone"), _p("which?:enum:all|chosen|attacker|defender|reversed|sleeping|face_down"))),

@@ -266,6 +266,12 @@ class FileChecks:
                 self.fail("C311", "'passes' applies only to close: consecutive_passes", path + ("passes",), key=True)
             if n.passes is not None and n.passes < 1:
                 self.fail("C311", "'passes' must be at least 1", path + ("passes",))
+            if n.resolve != "immediate" and n.before_priority is None and self.rf.check_timing is not None:
+                self.fail("C321", "with a check_timing procedure, the engine puts no pending ability on this window's "
+                          "stack: they wait until a check timing resolves them", path + ("resolve",), key=True,
+                          help="say what happens before each priority: before_priority: [rule_processing, stack_pending]")
+            for j, a in enumerate(n.before_priority or []):
+                self.res.action(a, path + ("before_priority", j))
             self.opt_text(n.pass_note, path + ("pass_note",))
         elif kind == "branch":
             if not n.cases:

@@ -384,7 +384,9 @@ class Compiler:
             elif k == "window":
                 who = tuple(spec.who) if spec.who else tuple(r.id for r in self.rf.roles if r.seat in ("turn", "non_turn"))
                 kw["window"] = m.WindowSpec(spec.first, who, tuple(spec.plays), spec.close or "", spec.passes or 2,
-                                            spec.after_play, spec.resolve, spec.after_resolve, text(spec.pass_note))
+                                            spec.after_play, spec.resolve, spec.after_resolve, text(spec.pass_note),
+                                            None if spec.before_priority is None else
+                                            tuple(lower_action(a) for a in spec.before_priority))
             elif k == "trigger":
                 kw["event"] = spec.event
             elif k in ("check", "call"):

@@ -182,10 +182,15 @@ class Window(NodeBase):
     passes: int | None = Field(None, description="For consecutive_passes: how many passes in a row close it (default 2).")
     after_play: Literal["alternate", "keep"] = Field(
         "alternate", description="After a play, priority goes to the other player (alternate) or stays (keep).")
-    resolve: Literal["immediate", "stack"] = Field(
-        "immediate", description="Plays resolve at once, or wait on a stack resolved newest first when the window closes.")
+    resolve: Literal["immediate", "stack", "top"] = Field(
+        "immediate", description="Plays resolve at once (immediate), or wait on a stack: when the window's passes close "
+        "it, the whole stack resolves newest first (stack) or only its newest object does (top).")
     after_resolve: Literal["reopen", "close"] = Field(
         "close", description="After the stack resolves, the window reopens with priority to 'first', or closes.")
+    before_priority: list[Action] | None = Field(
+        None, description="Actions run each time a player would receive priority here (when the window opens, after "
+        "a play, after a resolution), e.g. [rule_processing, stack_pending]. Given, it replaces the engine's default "
+        "(a stack window of a game without check_timing puts the pending abilities on the stack when it opens).")
     pass_note: Text | None = None
 
 

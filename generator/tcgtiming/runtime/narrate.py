@@ -255,6 +255,9 @@ RENDER = {
     "rule": _rule("event.rule"),
     "interrupt": _rule("event.interrupt"),
     "rule_processing": _count("event.rule_processing"),
+    "before_priority": lambda n, node, done: n.w("event.before_priority", n.results(done, node)),
+    "stack_pending": lambda n, node, put: (n.w("event.stack_pending", n.list([n.ability(c, a) for _, c, a in put]))
+                                           if put else n.w("event.stack_pending.none")),
     "at_once": _count("event.at_once"),
     "cannot_pay": lambda n, node, pid, c, a: n.w("event.cannot_pay", n.player(pid), n.ability(c, a)),
     "not_paid": lambda n, node, pid, c, a: n.w("event.not_paid", n.player(pid), n.ability(c, a)),

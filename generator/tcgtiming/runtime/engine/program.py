@@ -47,6 +47,7 @@ class Program:
         self.loop_when: dict[int, object] = {}
         self.actor_seat: dict[int, int] = {}
         self.windows: dict[int, tuple] = {}
+        self.before_priority: dict[int, tuple] = {}  # a window's own actions before priority (when it has them)
         for ni, node in enumerate(self.nodes):
             cx.node = node
             if node.action is not None:
@@ -66,6 +67,8 @@ class Program:
                 who = tuple(self._seat(r) for r in w.who)
                 need = w.passes if w.close == "consecutive_passes" else (len(set(who)) if w.close == "all_pass" else 1)
                 self.windows[ni] = (self._seat(w.first), who, need)
+                if w.before_priority is not None:
+                    self.before_priority[ni] = tuple(self.compile_action(a, node) for a in w.before_priority)
         cx.node = None
         self.rule_when = {rp.id: self.condition(rp.when) for rp in game.rule_processes.values() if rp.when is not None}
         self.rule_do = {rp.id: tuple(self.compile_action(a, None) for a in rp.actions) for rp in game.rule_processes.values()}

@@ -3,7 +3,7 @@ the window closes, and the stack resolved newest first (each item an entry of it
 the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
-from .abilities import SCOPE
+from .abilities import IDLE, SCOPE
 from .cards import choice_naming
 from .effects import payable
 from .state import Registry, SimulationError, StackItem
@@ -23,8 +23,11 @@ class Windows:
         first = seat[first_i]
         allowed = {seat[i] for i in who_i}
         self.at = self.node = ni
-        # abilities triggered just before a window go on the stack first (turn player's first)
-        if w.resolve == "stack" and prog.game.check_timing is None:
+        hook = prog.before_priority.get(ni)
+        if hook is not None:
+            self.before_priority(ni, hook)
+        elif w.resolve != "immediate" and prog.game.check_timing is None:
+            # the default: abilities triggered just before a window go on the stack first (turn player's first)
             for pid in (seat[0], seat[1]):
                 while self.pending[pid]:
                     p = self.pop_pending(pid, 0)
@@ -44,6 +47,8 @@ class Windows:
                     if not self.close_window(ni, w):
                         break
                     passes = 0
+                    if hook is not None:
+                        self.before_priority(ni, hook)
                     self.set_priority(first)
                 continue
             card, ab, target = play
@@ -55,7 +60,7 @@ class Windows:
                 effect(cost)(self, card, pid, item, target)
             passes = 0
             self.fire("played", card)
-            if w.resolve == "stack":
+            if w.resolve != "immediate":
                 self.push(item)
                 if out is not None:
                     out((ni, ("window_play", card.id, ab.id, None), pid, by))
@@ -63,9 +68,24 @@ class Windows:
                 done = self.resolve_effects(ab, card, pid, item, target)
                 if out is not None:
                     out((ni, ("window_play", card.id, ab.id, done), pid, by))
+            if hook is not None:
+                self.before_priority(ni, hook)
             if w.after_play == "alternate":
                 self.set_priority(self.other(pid))
         self.set_priority(None)
+
+    def before_priority(self, ni: int, hook) -> None:
+        """The window's own actions before a player receives priority (rule processing, waiting
+        abilities onto the stack): an entry of the window when one of them did something."""
+        if not hook:
+            return
+        self.tick()
+        out = self.out
+        if out is not None:
+            out(SCOPE)
+        done = tuple(d for d in (act(self) for act in hook) if d not in IDLE)
+        if out is not None and done:
+            out((ni, ("before_priority", done)))
 
     def window_decision(self, node, w, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
@@ -107,9 +127,12 @@ class Windows:
             if self.out is not None:
                 self.out((ni, ("window_closes",)))
             return False
-        n = self.resolve_stack()
-        if self.out is not None:
-            self.out((ni, ("stack_resolved", n)))
+        if w.resolve == "top":
+            self.resolve_top()
+        else:
+            n = self.resolve_stack()
+            if self.out is not None:
+                self.out((ni, ("stack_resolved", n)))
         return w.after_resolve == "reopen"
 
     def playable(self, pid, w):
@@ -127,16 +150,20 @@ class Windows:
         """Resolve the stack newest first, each item an entry of its own; the number resolved."""
         n = 0
         while self.stack:
-            self.tick()
-            item = self.pop_stack()
-            out = self.out
-            if out is not None:
-                out(SCOPE)
-            done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
-            if out is not None:
-                out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
+            self.resolve_top()
             n += 1
         return n
+
+    def resolve_top(self) -> None:
+        """The newest object of the stack resolves: an entry of its own."""
+        self.tick()
+        item = self.pop_stack()
+        out = self.out
+        if out is not None:
+            out(SCOPE)
+        done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
+        if out is not None:
+            out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
 
 
 def play_cost(st, card, ab, pid) -> None:

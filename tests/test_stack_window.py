@@ -1,0 +1,125 @@
+"""Windows that resolve the top object only and run their own actions before priority
+(``resolve: top``, ``before_priority``, ``stack_pending``) on the stack fixture game: facts of
+the trace, and the diagnostics that guard them."""
+import pytest
+
+from conftest import ROOT
+from tcgtiming.frontend.pipeline import compile_file
+from tcgtiming.runtime.engine import SimulationError, simulate
+
+STACK = ROOT / "tests" / "fixtures" / "stack" / "game.yaml"
+RESPOND = ROOT / "tests" / "fixtures" / "stack" / "scenarios" / "respond.yaml"
+
+
+def run(path, rules=STACK, **kw):
+    res = compile_file(path, rules=str(rules))
+    assert res.scenario is not None, [(d.code, d.line, d.message) for d in res.diagnostics]
+    return simulate(res.game, res.scenario, **kw)
+
+
+def variant(tmp_path, src, *pairs, name="x.yaml"):
+    text = src.read_text(encoding="utf-8")
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_the_top_object_resolves_alone_and_priority_comes_back():
+    r = run(RESPOND, strict=True)
+    w = [e for e in r.entries if e.node == "main.1"]
+    kinds = [e.event[0] for e in w]
+    assert "stack_resolved" not in kinds  # never the whole stack at once
+    resolved = [i for i, k in enumerate(kinds) if k == "resolved"]
+    assert [w[i].event[2] for i in resolved] == ["watcher", "watcher", "counter", "shock"]  # newest first, one by one
+    for i in resolved[:-1]:  # after each resolution the turn player gets priority again, before the next one
+        nxt = next(e for e in w[i + 1:] if e.event[0] in ("pass", "window_play"))
+        assert nxt.actor == "p1" and nxt.priority == "p1"
+    assert len(w[resolved[0]].stack) == 1 and w[resolved[0]].stack[0][0] == "shock"
+    assert w[resolved[-1]].event[4] is None  # the shock was negated by the counter
+    assert kinds[-1] == "window_closes"
+
+
+def test_before_priority_puts_triggers_on_the_stack_and_runs_rule_processing():
+    r = run(RESPOND, strict=True)
+    w = [e for e in r.entries if e.node == "main.1"]
+    hooks = [e for e in w if e.event[0] == "before_priority"]
+    stacked = [d for e in hooks for d in e.event[1] if d[0] == "stack_pending"]
+    assert stacked == [("stack_pending", (("p2", "watcher", "watch"),))] * 2
+    # the watcher's trigger from the shock is on the stack above the shock before anyone has priority again
+    first = hooks[0]
+    assert first.stack == (("shock", "shock", False), ("watcher", "watch", False)) and all(not q for _, q in first.pending)
+    # the rule applied after the watcher's draw (Bob's hand of 3) comes before Alice's next priority
+    rule = next(e for e in r.entries if e.event[0] == "rule")
+    assert rule.event[1:3] == ("too_many", "p2") and rule.changes == (("move", "b4", "hand", "discard"),)
+    i = r.entries.index(rule)
+    assert r.entries[i + 1].event == ("before_priority", (("rule_processing", 1),))
+    assert r.entries[i + 2].event[0] == "pass" and r.entries[i + 2].actor == "p1"
+
+
+TWO = """
+  - id: seer
+    name: Seer
+    type: creature
+    abilities: [{id: see, kind: auto, event: played, subject: any, effect: [{draw: {who: controller, count: 1}}]}]
+"""
+
+
+def test_a_player_orders_their_own_simultaneous_triggers(tmp_path):
+    base = (("field: [watcher]", "field: [watcher, seer]"), ("choices:\n", TWO + "choices:\n"))
+    text = variant(tmp_path, RESPOND, *base).read_text(encoding="utf-8")
+    head = text[:text.index("choices:\n")] + "choices:\n  - {at: main.1, take: play, card: shock}\n"
+    plain, chosen = tmp_path / "plain.yaml", tmp_path / "chosen.yaml"
+    plain.write_text(head, encoding="utf-8")
+    chosen.write_text(head + "  - {at: main.1, ability: see}\n", encoding="utf-8")
+    with pytest.raises(SimulationError) as err:  # two of Bob's own at once: his decision
+        run(plain, strict=True)
+    assert err.value.code == "R501" and "main.1" in str(err.value)
+    hook = next(e for e in run(chosen).entries if e.event[0] == "before_priority")
+    assert hook.event[1][0] == ("stack_pending", (("p2", "seer", "see"), ("p2", "watcher", "watch")))
+    assert hook.stack[-1] == ("watcher", "watch", False)  # put on the stack last: resolves first
+    hook = next(e for e in run(plain).entries if e.event[0] == "before_priority")
+    assert hook.event[1][0][1][0] == ("p2", "watcher", "watch")  # the policy keeps the order they triggered in
+
+
+def test_a_stacking_window_without_before_priority_under_a_check_timing_is_warned(tmp_path):
+    p = variant(tmp_path, STACK, ("          before_priority: [rule_processing, stack_pending]\n", ""))
+    res = compile_file(str(p))
+    hits = [d for d in res.diagnostics if d.code == "C321"]
+    assert len(hits) == 1 and hits[0].severity == "warning" and res.game is not None
+    assert hits[0].line == p.read_text().splitlines().index("          resolve: top") + 1
+    assert "before_priority" in hits[0].help
+
+
+def test_an_unknown_action_before_priority_is_located(tmp_path):
+    p = variant(tmp_path, STACK, ("before_priority: [rule_processing, stack_pending]",
+                                  "before_priority: [rule_processing, stack_pendin]"))
+    res = compile_file(str(p))
+    hits = [d for d in res.diagnostics if d.code == "C310"]
+    assert len(hits) == 1 and res.game is None
+    assert hits[0].line == next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if "stack_pendin]" in ln)
+    assert "stack_pending" in hits[0].help
+
+
+def test_a_run_stuck_with_pending_abilities_says_so(tmp_path):
+    again = ("          after_resolve: reopen\n"
+             "        - kind: branch\n"
+             "          label: {ja: 待機中の能力は？, en: any pending ability?}\n"
+             "          cases:\n"
+             "            - label: {ja: ある, en: some}\n"
+             "              when: {has_pending: non_turn_player}\n"
+             "              then: [{kind: goto, target: w}]\n")
+    rules = variant(tmp_path, STACK, ("          before_priority: [rule_processing, stack_pending]\n", ""),
+                    ("        - kind: window\n", "        - kind: window\n          id: w\n"),
+                    ("          after_resolve: reopen\n", again), name="game.yaml")
+    sc = variant(tmp_path, RESPOND, ("seed: 1", "seed: 1\n  max_steps: 300"), name="s.yaml")
+    sc.write_text(sc.read_text(encoding="utf-8").replace("at: main.1", "at: main.w"), encoding="utf-8")
+    with pytest.raises(SimulationError) as err:
+        run(sc, rules=rules)
+    assert err.value.code == "R502" and "pending abilit" in err.value.help
+    plain = variant(tmp_path, RESPOND, ("field: [watcher]", "field: []"), ("seed: 1", "seed: 1\n  max_steps: 300"),
+                    name="p.yaml")
+    plain.write_text(plain.read_text(encoding="utf-8").replace("at: main.1", "at: main.w"), encoding="utf-8")
+    assert run(plain, rules=rules).result == "ongoing"  # without the watcher's trigger the window is left
