@@ -123,3 +123,19 @@ def test_a_run_stuck_with_pending_abilities_says_so(tmp_path):
                     name="p.yaml")
     plain.write_text(plain.read_text(encoding="utf-8").replace("at: main.1", "at: main.w"), encoding="utf-8")
     assert run(plain, rules=rules).result == "ongoing"  # without the watcher's trigger the window is left
+
+
+def test_a_skipped_step_is_not_entered(tmp_path):
+    first = variant(tmp_path, RESPOND, ("seed: 1", "seed: 1\n  first_turn: true"))
+    draw = [e for e in run(first).entries if e.step == "beginning.draw" or e.node.startswith("beginning.draw")]
+    assert [(e.node, e.event) for e in draw] == [("beginning.draw.begin", ("skipped",))]
+    later = [(e.node, e.event[0]) for e in run(RESPOND).entries if e.node.startswith("beginning.draw")]
+    assert later == [("beginning.draw.begin", "begin"), ("beginning.draw.1", "draw"), ("beginning.draw.end", "end")]
+
+
+def test_an_unknown_predicate_in_skip_if_is_located(tmp_path):
+    p = variant(tmp_path, STACK, ("skip_if: first_turn_of_game", "skip_if: first_turn_of_gme"))
+    res = compile_file(str(p))
+    hits = [d for d in res.diagnostics if d.code == "C309"]
+    assert len(hits) == 1 and res.game is None and "first_turn_of_game" in hits[0].help
+    assert hits[0].line == next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if "first_turn_of_gme" in ln)

@@ -207,6 +207,7 @@ class Container:
     note: Text | None = None
     params: tuple[str, ...] = ()
     readings: tuple[Reading, ...] = ()  # the readings of the sources here, exactly one of them runs
+    skip_if: Condition | None = None  # a phase or step: not entered at all when this holds
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,6 +161,8 @@ class FileChecks:
         if c.cite is not None:
             self.cite(c.cite, path + ("cite",))
         self.readings(c.readings, path + ("readings",))
+        if getattr(c, "skip_if", None) is not None:
+            self.res.condition(c.skip_if, path + ("skip_if",))
         nodes = getattr(c, "nodes", None)
         if need_nodes and not nodes:
             self.fail("C314", f"{what} has no nodes", path + ("nodes",))

@@ -21,6 +21,13 @@ from .values import cites_of, readings_of, registries, text
 RESERVED = ("begin", "end")
 
 
+class _NoScopes:
+    scopes: tuple = ()
+
+
+NO_SCOPES = _NoScopes()  # resolving a reference outside any node list (a phase's or step's skip_if)
+
+
 @dataclass
 class _Rec:
     """A node while the graph is being built."""
@@ -61,6 +68,7 @@ class Compiler:
         self.edges: list[m.Edge] = []
         self.containers: dict[str, m.Container] = {}
         self.container_nodes: dict[str, list[str]] = {}
+        self.skips: dict[str, tuple] = {}  # container -> (its skip_if term, path)
         self.proc_ids = {p.id for p in rf.procedures}
 
     # --- errors ---------------------------------------------------------------------------
@@ -76,6 +84,8 @@ class Compiler:
         label = text(spec.label) if spec.label is not None else m.Text(cid, cid)
         cites = ctx.cites
         begin, end = f"{cid}.begin", f"{cid}.end"
+        if getattr(spec, "skip_if", None) is not None:
+            self.skips[cid] = (spec.skip_if, path + ("skip_if",))  # lowered once every node is known
         self.containers[cid] = m.Container(cid, kind, label, cites, self.loc(path), begin, end, parent,
                                            tuple(children), (), text(spec.note), tuple(params),
                                            readings_of(getattr(spec, "readings", ())))
@@ -413,8 +423,13 @@ class Compiler:
         containers = {}
         for cid, c in self.containers.items():
             ids = sorted(set(self.container_nodes.get(cid, [])), key=order.__getitem__)
+            skip = self.skips.get(cid)
+            if skip is not None:  # a 'node' argument is a full id (no enclosing list to look in first)
+                term, path = skip
+                skip = lower_condition(term, lambda value, at, path=path: self.resolve(
+                    value, NO_SCOPES, path + at, what="node", containers=False))
             containers[cid] = m.Container(c.id, c.kind, c.label, c.cites, c.loc, c.begin, c.end, c.parent, c.children,
-                                          tuple(ids), c.note, c.params, c.readings)
+                                          tuple(ids), c.note, c.params, c.readings, skip)
         return m.Game(
             **registries(self.rf), file=self.doc.file,
             containers=m.freeze_map(containers),

@@ -375,6 +375,8 @@ class Step(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    skip_if: Condition | None = Field(None, description="The step (phase) is skipped when this holds as it would begin: "
+                                      "it is not entered, and the trace says it was skipped.")
     readings: list[Reading] = Field(default_factory=list, description=READINGS)
     nodes: list[Node]
 
@@ -384,6 +386,8 @@ class Phase(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    skip_if: Condition | None = Field(None, description="The step (phase) is skipped when this holds as it would begin: "
+                                      "it is not entered, and the trace says it was skipped.")
     readings: list[Reading] = Field(default_factory=list, description=READINGS)
     steps: list[Step] | None = None
     nodes: list[Node] | None = None

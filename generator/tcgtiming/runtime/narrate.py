@@ -232,6 +232,7 @@ def _place(n: Narrator, node, c, frm, to) -> str:
 RENDER = {
     "begin": lambda n, node: n.w("event.begin", _container(n, node)),
     "end": lambda n, node: n.w("event.end", _container(n, node)),
+    "skipped": lambda n, node: n.w("event.skipped", _container(n, node)),
     "label": lambda n, node: _label(n, node),
     "closed": lambda n, node, inner: n.w("event.closed", n.event(inner, node)),
     "trigger": _trigger,
