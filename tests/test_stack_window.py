@@ -139,3 +139,63 @@ def test_an_unknown_predicate_in_skip_if_is_located(tmp_path):
     hits = [d for d in res.diagnostics if d.code == "C309"]
     assert len(hits) == 1 and res.game is None and "first_turn_of_game" in hits[0].help
     assert hits[0].line == next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if "first_turn_of_gme" in ln)
+
+
+KINDS = """
+  - id: rite
+    name: Rite
+    type: spell
+    abilities: [{id: rite, kind: activated, play: sorcery, cost: [{move: {who: controller, from: hand, to: discard, which: self}}], effect: [{draw: {who: controller, count: 1}}]}]
+  - id: forest
+    name: Forest
+    type: spell
+    abilities: [{id: forest, kind: activated, play: land, effect: [{move: {who: controller, from: hand, to: field, which: self}}]}]
+  - id: rite2
+    name: Rite
+    type: spell
+    abilities: [{id: rite, kind: activated, play: sorcery, effect: [{draw: {who: controller, count: 1}}]}]
+"""
+
+
+def kinds_scenario(tmp_path, choices: str, name: str, hand="rite, forest"):
+    # the first turn (no draw) and two cards in each hand: the fixture's hand-size rule stays out of it
+    text = variant(tmp_path, RESPOND, ("hand: [shock]", f"hand: [{hand}]"), ("seed: 1", "seed: 1\n  first_turn: true"),
+                   ("hand: [b4, counter]", "hand: [counter, rite2]"), ("field: [watcher]", "field: []"),
+                   ("choices:\n", KINDS + "choices:\n")).read_text(encoding="utf-8")
+    p = tmp_path / name
+    p.write_text(text[:text.index("choices:\n")] + ("choices:\n" + choices if choices else ""), encoding="utf-8")
+    return p
+
+
+def test_a_play_kind_condition_limits_when_it_may_be_played(tmp_path):
+    busy = kinds_scenario(tmp_path, "  - {at: main.1, take: play, card: shock}\n  - {at: main.1, take: play, card: rite}\n",
+                          "busy.yaml", hand="shock, rite")
+    with pytest.raises(SimulationError) as err:  # the stack is not empty
+        run(busy)
+    assert err.value.code == "R503" and "sorcery" in str(err.value) and "stack_empty" in str(err.value)
+    theirs = kinds_scenario(tmp_path, "  - {at: main.1, take: pass}\n  - {at: main.1, take: play, card: rite2}\n",
+                            "theirs.yaml")
+    with pytest.raises(SimulationError) as err:  # not the turn player
+        run(theirs)
+    assert err.value.code == "R503" and "holds_role" in str(err.value)
+    ok = kinds_scenario(tmp_path, "  - {at: main.1, take: play, card: rite}\n", "ok.yaml")
+    plays = [e for e in run(ok).entries if e.event[0] == "window_play"]
+    assert plays[0].event[1] == "rite" and plays[0].stack == (("rite", "rite", False),)
+    # the policy offers only what may be played now: Bob's sorcery never, Alice's once the stack is empty
+    r = run(kinds_scenario(tmp_path, "", "policy.yaml"), policy="first")
+    played = [(e.actor, e.event[1]) for e in r.entries if e.event[0] == "window_play"]
+    assert ("p2", "rite2") not in played and ("p1", "rite") in played
+    for e in r.entries:
+        if e.event[0] == "window_play" and e.event[1] == "rite":
+            assert e.stack == (("rite", "rite", False),)  # played onto an empty stack
+
+
+def test_a_special_action_resolves_at_once_in_a_stacking_window(tmp_path):
+    p = kinds_scenario(tmp_path, "  - {at: main.1, take: play, card: rite}\n  - {at: main.1, take: play, card: forest}\n",
+                       "land.yaml")
+    w = [e for e in run(p).entries if e.event[0] == "window_play"]
+    assert [x.event[1] for x in w] == ["rite", "forest"]
+    land = w[1]
+    assert land.event[3] is not None and ("move", "forest", "hand", "field") in land.changes  # done there and then
+    assert land.stack == (("rite", "rite", False),)  # never on the stack: the sorcery still waits under nothing
+    assert land.actor == "p1" and land.priority == "p1"  # played while holding priority, with the sorcery waiting

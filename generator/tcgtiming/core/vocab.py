@@ -135,6 +135,11 @@ PREDICATES: dict[str, Entry] = _entries(
            _p("than:enum:attacker|defender"), _p("than_stat:enum:power|ap|dp|attack|defense"))),
     # --- additions: gundam ---
     # --- additions: aquarian ---
+    # --- additions: mtg ---
+    Entry("holds_role", "The player holds the role this turn (e.g. self, the player who would play, is the turn player).",
+          (_p("player:player"), _p("role:role"))),
+    Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw).",
+          (_p("timing:timing"),)),
 )
 
 ACTIONS: dict[str, Entry] = _entries(

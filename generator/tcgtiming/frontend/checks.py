@@ -70,6 +70,9 @@ class FileChecks:
                 rules.condition(rp.when, path + ("when",))
             for j, a in enumerate(rp.do or []):
                 rules.action(a, path + ("do", j))
+        for i, p in enumerate(rf.plays):  # a play kind's condition: 'self' is the player who would play
+            if p.when is not None:
+                rules.condition(p.when, ("plays", i, "when"))
         for i, li in enumerate(rf.lists):
             self.unique([it.id for it in li.items], ("lists", i, "items"), f"item of list '{li.id}'")
             for j, it in enumerate(li.items):

@@ -324,6 +324,10 @@ class PlayCost(Model):
 
 class Play(Named):
     cost: PlayCost | None = Field(None, description="What every card played this way costs, without the card stating it.")
+    when: Condition | None = Field(None, description="Cards and abilities of this kind may be played only when this holds "
+                                   "(the role 'self' is the player who would play), even where a window allows the kind.")
+    stack: bool = Field(True, description="false: a special action, which never uses the stack: it resolves at once even "
+                        "in a window whose other plays wait on the stack.")
 
 
 class Zone(Named):

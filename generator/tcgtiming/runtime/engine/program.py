@@ -72,6 +72,9 @@ class Program:
         cx.node = None
         self.rule_when = {rp.id: self.condition(rp.when) for rp in game.rule_processes.values() if rp.when is not None}
         self.rule_do = {rp.id: tuple(self.compile_action(a, None) for a in rp.actions) for rp in game.rule_processes.values()}
+        # play kinds: the condition each needs (tested with 'self' the player), the ones that never stack
+        self.play_when = {k: self.condition(p.get("when")) for k, p in game.plays.items() if p.get("when") is not None}
+        self.no_stack = frozenset(k for k, p in game.plays.items() if p.get("stack") is False)
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")
         self.check_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "check")
         from .source import rule_scan

@@ -3,6 +3,7 @@ the window closes, and the stack resolved newest first (each item an entry of it
 the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
+from ...core.text import cond_text
 from .abilities import IDLE, SCOPE
 from .cards import choice_naming
 from .effects import payable
@@ -60,7 +61,7 @@ class Windows:
                 effect(cost)(self, card, pid, item, target)
             passes = 0
             self.fire("played", card)
-            if w.resolve != "immediate":
+            if w.resolve != "immediate" and ab.play not in prog.no_stack:
                 self.push(item)
                 if out is not None:
                     out((ni, ("window_play", card.id, ab.id, None), pid, by))
@@ -100,6 +101,9 @@ class Windows:
                 kinds = ", ".join(w.plays) or "none"
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
                                       f"({node.label.en}): allowed here: {kinds}", ch.loc)
+            if not self.may_play(pid, ab.play):
+                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played now: a play of kind '{ab.play}' "
+                                      f"needs {cond_text(self.prog.game.plays[ab.play].get('when'))}", ch.loc)
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
@@ -142,9 +146,22 @@ class Windows:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
-                    if ab.kind == "activated" and ab.play in w.plays:
+                    if ab.kind == "activated" and ab.play in w.plays and self.may_play(pid, ab.play):
                         out.append((card, ab, None))
         return out
+
+    def may_play(self, pid, kind) -> bool:
+        """The play kind's own condition (if it has one) holds for the player ('self')."""
+        test = self.prog.play_when.get(kind)
+        if test is None:
+            return True
+        seat = self.seat
+        saved = seat[2], seat[3]
+        seat[2], seat[3] = pid, self.other(pid)
+        try:
+            return test(self)
+        finally:
+            seat[2], seat[3] = saved
 
     def resolve_stack(self) -> int:
         """Resolve the stack newest first, each item an entry of its own; the number resolved."""
