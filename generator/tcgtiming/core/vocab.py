@@ -158,7 +158,7 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("player:role"), _p("limit:int"), _p("to:zone"))),
     Entry("place", "The player puts a card from hand onto the field (character, climax, power card, item).",
           (_p("player:role"), _p("from:zone"), _p("to:zone"), _p("state?:enum:" + STATES),
-           _p("type?:name", "the card type the card must have (refused otherwise, on every path that places)"),
+           _p("type?:card_type", "the card type the card must have (refused otherwise, on every path that places)"),
            _p("keyword?:name", "a keyword skill that changes the state the card enters in"),
            _p("keyword_state?:enum:" + STATES, "the state a card with the keyword enters in"),
            _p("level_zone?:zone", "play condition: the card's level is at most the number of cards in this zone"),
@@ -204,7 +204,7 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("built_in_return", "A built-in auto ability every card of the type has, without a scenario stating it (WS: "
           "encore): the card the player has just put into the zone becomes pending with it, unless it has its own "
           "ability of that id; paying cost cards (the top ones, pay_from to pay_to) returns it to back_to in the state.",
-          (_p("player:role"), _p("id:name"), _p("type:name"), _p("zone:zone"), _p("back_to:zone"),
+          (_p("player:role"), _p("id:name"), _p("type:card_type"), _p("zone:zone"), _p("back_to:zone"),
            _p("state:enum:" + STATES), _p("cost:int"), _p("pay_from:zone"), _p("pay_to:zone"))),
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
