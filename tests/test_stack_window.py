@@ -199,3 +199,37 @@ def test_a_special_action_resolves_at_once_in_a_stacking_window(tmp_path):
     assert land.event[3] is not None and ("move", "forest", "hand", "field") in land.changes  # done there and then
     assert land.stack == (("rite", "rite", False),)  # never on the stack: the sorcery still waits under nothing
     assert land.actor == "p1" and land.priority == "p1"  # played while holding priority, with the sorcery waiting
+
+
+def test_an_unquoted_comma_in_a_text_gets_a_quote_it_hint(tmp_path):
+    p = variant(tmp_path, STACK, ("label: {ja: 優先権, en: priority}", "label: {ja: 優先権, en: priority, then the stack}"))
+    res = compile_file(str(p))
+    hits = [d for d in res.diagnostics if d.code == "S201"]
+    assert len(hits) == 1 and "then the stack" in hits[0].message and "quote" in hits[0].help
+    assert hits[0].line == next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if "then the stack" in ln)
+    typo = variant(tmp_path, STACK, ("label: {ja: 優先権, en: priority}", "label: {ja: 優先権, en: priority, ne: x}"),
+                   name="typo.yaml")
+    hit = next(d for d in compile_file(str(typo)).diagnostics if d.code == "S201")
+    assert "quote" not in (hit.help or "")  # a key with a value is a misspelt key, not a comma
+
+
+def test_a_choice_keyed_by_its_phase_answers_the_decisions_made_in_it(tmp_path):
+    text = RESPOND.read_text(encoding="utf-8")
+    by_phase = tmp_path / "phase.yaml"
+    by_phase.write_text(text.replace("at: main.1", "at: main"), encoding="utf-8")
+    a, b = run(RESPOND, strict=True), run(by_phase, strict=True)
+    assert [(e.node, e.event, e.actor) for e in a.entries] == [(e.node, e.event, e.actor) for e in b.entries]
+    assert b.zones == a.zones and not b.unused_choices
+    # a choice keyed by the node comes before one keyed by its phase
+    first = tmp_path / "first.yaml"
+    first.write_text(text.replace("  - {at: main.1, take: play, card: shock}\n",
+                                  "  - {at: main, take: play, card: shock}\n  - {at: main.1, take: pass}\n", 1)
+                     .replace("at: main.1, take: pass}\n  - {at: main.1, take: pass}\n  - {at: main.1, take: pass}\n"
+                              "  - {at: main.1, take: play", "at: main, take: pass}\n  - {at: main, take: pass}\n"
+                              "  - {at: main, take: pass}\n  - {at: main, take: play", 1), encoding="utf-8")
+    plays = [e for e in run(first).entries if e.event[0] in ("pass", "window_play")]
+    assert plays[0].event[0] == "pass" and plays[0].actor == "p1"
+    unknown = tmp_path / "unknown.yaml"
+    unknown.write_text(text.replace("at: main.1", "at: mian", 1), encoding="utf-8")
+    res = compile_file(str(unknown), rules=str(STACK))
+    assert res.scenario is None and [d.code for d in res.diagnostics] == ["C302"]
