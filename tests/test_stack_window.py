@@ -233,3 +233,20 @@ def test_a_choice_keyed_by_its_phase_answers_the_decisions_made_in_it(tmp_path):
     unknown.write_text(text.replace("at: main.1", "at: mian", 1), encoding="utf-8")
     res = compile_file(str(unknown), rules=str(STACK))
     assert res.scenario is None and [d.code for d in res.diagnostics] == ["C302"]
+
+
+def test_several_actions_of_one_node_are_one_entry(tmp_path):
+    r = run(RESPOND, strict=True)
+    ending = [e for e in r.entries if e.node == "ending.1"]
+    assert len(ending) == 1
+    closed, inner = ending[0].event
+    assert closed == "closed" and inner[0] == "together"
+    assert [x[0] for x in inner[1]] == ["reset_damage", "end_effects"]
+    res = compile_file(str(STACK))
+    node = res.game.nodes["ending.1"]
+    assert (node.action.name, [a.name for a in node.also]) == ("reset_damage", ["end_effects"])
+    bad = variant(tmp_path, STACK, ("do: [reset_damage, end_effects]", "do: [reset_damage, end_efects]"))
+    hits = [d for d in compile_file(str(bad)).diagnostics if d.code == "C310"]
+    assert len(hits) == 1 and "end_effects" in hits[0].help
+    line = next(i for i, ln in enumerate(bad.read_text().splitlines(), 1) if "end_efects" in ln)
+    assert (hits[0].line, hits[0].col) == (line, bad.read_text().splitlines()[line - 1].index("end_efects") + 1)

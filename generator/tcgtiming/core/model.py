@@ -154,6 +154,7 @@ class Node:
     actor: str | None = None  # player: the acting role
     may: bool = False  # player: the action is optional
     action: Action | None = None  # auto / player / closed: what happens
+    also: tuple[Action, ...] = ()  # auto / closed: the actions done together with it, in order (do: [a, b, ...])
     choices: tuple[Choice, ...] = ()  # player options, or branch cases
     otherwise: str | None = None  # branch: where 'else' leads
     condition: Condition | None = None  # loop: while

@@ -241,8 +241,8 @@ class FileChecks:
             if n.options is not None and not n.options:
                 self.fail("C314", "'options' is empty", path + ("options",))
         elif kind in ("auto", "closed"):
-            if n.do is not None:
-                self.res.action(n.do, path + ("do",))
+            for a in n.do if isinstance(n.do, tuple) else (() if n.do is None else (n.do,)):
+                self.res.action(a, path + ("do",))
         elif kind == "check":
             if n.procedure is not None and n.procedure not in self.procs:
                 self.fail("C302", f"unknown procedure '{n.procedure}'", path + ("procedure",),

@@ -380,7 +380,10 @@ class Compiler:
                              entry, text(opt.note), opt.play)
                     for (opt, sub, p), entry in zip(rec.subs, rec.entries))
             elif k in ("auto", "closed"):
-                kw["action"] = _action(spec.do)
+                if isinstance(spec.do, tuple):  # several actions at once: the first, and the others
+                    kw["action"], kw["also"] = lower_action(spec.do[0]), tuple(lower_action(a) for a in spec.do[1:])
+                else:
+                    kw["action"] = _action(spec.do)
             elif k == "branch":
                 kw["choices"] = tuple(
                     m.Choice(case.id or str(j + 1), text(case.label), lower_condition(case.when, self._node_ref(rec, p + ("when",))),

@@ -17,7 +17,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
 
 from ..core.vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES, ZONE_ROLES
-from .terms import LOGIC, Term, parse_action, parse_condition
+from .terms import LOGIC, Term, parse_action, parse_actions, parse_condition
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
@@ -105,6 +105,9 @@ def term_schema(name: str) -> dict:
 
 Condition = Annotated[Term, PlainValidator(parse_condition), WithJsonSchema(term_schema("Condition"))]
 Action = Annotated[Term, PlainValidator(parse_action), WithJsonSchema(term_schema("Action"))]
+Actions = Annotated[Union[Term, tuple], PlainValidator(parse_actions), WithJsonSchema(
+    {"anyOf": [term_schema("Action"), {"type": "array", "items": term_schema("Action"), "minItems": 1}],
+     "description": "An action, or a list of actions done together, in order, as one entry (simultaneous actions)."})]
 
 
 class Reading(Model):
@@ -133,7 +136,7 @@ class Auto(NodeBase):
     """An automatic action, done by the rules (blue in the sources)."""
 
     kind: Literal["auto"]
-    do: Action | None = None
+    do: Actions | None = None
 
 
 class Option(Model):
@@ -198,7 +201,7 @@ class Closed(NodeBase):
     """A closed timing: something happens, and no one may play (grey in the Gundam War chart)."""
 
     kind: Literal["closed"]
-    do: Action | None = None
+    do: Actions | None = None
 
 
 class Case(Model):

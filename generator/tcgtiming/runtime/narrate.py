@@ -256,6 +256,7 @@ RENDER = {
     "rule": _rule("event.rule"),
     "interrupt": _rule("event.interrupt"),
     "rule_processing": _count("event.rule_processing"),
+    "together": lambda n, node, done: n.results(done, node),
     "before_priority": lambda n, node, done: n.w("event.before_priority", n.results(done, node)),
     "stack_pending": lambda n, node, put: (n.w("event.stack_pending", n.list([n.ability(c, a) for _, c, a in put]))
                                            if put else n.w("event.stack_pending.none")),

@@ -28,6 +28,13 @@ def _failing(err: SimulationError):
     return fail
 
 
+def together(acts):
+    """Several actions of one node, done in order as one entry: the event lists what each did."""
+    def run(st):
+        return ("together", tuple([act(st) for act in acts]))
+    return run
+
+
 class Program:
     def __init__(self, game: m.Game, *, actions: dict | None = None, predicates: dict | None = None,
                  effects: dict | None = None):
@@ -52,6 +59,8 @@ class Program:
             cx.node = node
             if node.action is not None:
                 self.actions[ni] = self.compile_action(node.action, node)
+            if node.also:
+                self.actions[ni] = together((self.actions[ni],) + tuple(self.compile_action(a, node) for a in node.also))
             if node.kind == "auto" and node.action is not None and node.action.arg("player") in game.roles:
                 self.actor_seat[ni] = self._seat(node.action.arg("player"))
             if node.kind == "player":
