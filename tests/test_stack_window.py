@@ -250,3 +250,34 @@ def test_several_actions_of_one_node_are_one_entry(tmp_path):
     assert len(hits) == 1 and "end_effects" in hits[0].help
     line = next(i for i, ln in enumerate(bad.read_text().splitlines(), 1) if "end_efects" in ln)
     assert (hits[0].line, hits[0].col) == (line, bad.read_text().splitlines()[line - 1].index("end_efects") + 1)
+
+
+SBA = """
+  - id: zap
+    name: Zap
+    type: spell
+    abilities: [{id: zap, kind: activated, play: instant, effect: [{damage: {target: target, amount: 2, to: discard}}]}]
+  - id: weaken
+    name: Weaken
+    type: spell
+    abilities: [{id: weaken, kind: activated, play: instant, effect: [{modify: {target: target, stat: defense, by: -1}}]}]
+  - {id: ogre, name: Ogre, type: creature, stats: {defense: 3}}
+"""
+
+
+def test_rule_processing_reads_damage_and_values_before_priority(tmp_path):
+    text = variant(tmp_path, RESPOND, ("hand: [shock]", "hand: [zap, weaken]"), ("field: [watcher]", "field: [ogre]"),
+                   ("seed: 1", "seed: 1\n  first_turn: true"), ("choices:\n", SBA + "choices:\n")).read_text(encoding="utf-8")
+    p = tmp_path / "sba.yaml"
+    p.write_text(text[:text.index("choices:\n")] + "choices:\n"
+                 "  - {at: main.1, take: play, card: zap, target: ogre}\n  - {at: main.1, take: pass}\n"
+                 "  - {at: main.1, take: pass}\n  - {at: main.1, take: play, card: weaken, target: ogre}\n", encoding="utf-8")
+    r = run(p)
+    zap = next(e for e in r.entries if e.event[0] == "resolved" and e.event[2] == "zap")
+    assert zap.event[4] == (("damage_card", "ogre", 2, None),)  # 2 damage, defense 3: it stays
+    weak = next(e for e in r.entries if e.event[0] == "resolved" and e.event[2] == "weaken")
+    i = r.entries.index(weak)
+    rule = r.entries[i + 1]  # defense 2 now: the rule moves it before anyone gets priority again
+    assert rule.event[:3] == ("rule", "lethal", "p2") and rule.event[3] == (("move", ("ogre",), "field", "discard"),)
+    assert r.entries[i + 2].event == ("before_priority", (("rule_processing", 1),))
+    assert dict(dict(r.zones)["p2"])["discard"][-1] == "ogre"

@@ -78,6 +78,7 @@ ZONE_ROLES: dict[str, str] = {
     "resolution": "Where a trigger check reveals its card (without one, the card goes to the hand).",
 }
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
+DAMAGE_STATS = "toughness|defense|dp|power"  # the card values that marked damage is measured against
 
 # The words a scenario's card may use, each declared by lists of the rule file (card field -> list
 # ids; a card's colour is one of its traits): an item's id, or its name in either language, which
@@ -138,6 +139,9 @@ PREDICATES: dict[str, Entry] = _entries(
     # --- additions: mtg ---
     Entry("holds_role", "The player holds the role this turn (e.g. self, the player who would play, is the turn player).",
           (_p("player:player"), _p("role:role"))),
+    Entry("damage_reaches", "The player has a card in the zone whose marked damage is at least its value 'stat' "
+          "(lethal damage: a creature's toughness, a unit's defense); a card without the value is not measured.",
+          (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS))),
     Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw).",
           (_p("timing:timing"),)),
 )
@@ -186,6 +190,9 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("compare:enum:power|ap_dp|attack_defense"), _p("destroy?:enum:at_once|by_abolish_effect"),
            _p("to?:zone", "where destroyed characters go (default: the game's discard/waiting room/junk yard)"))),
     Entry("reset_damage", "Damage accumulated on units is removed."),
+    Entry("destroy_damaged", "Every card of the player in the zone whose marked damage is at least its value 'stat' "
+          "goes to the zone 'to', all at once (lethal damage as a rule process).",
+          (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS), _p("to:zone"))),
     Entry("end_effects", "Effects that last 'until end of turn' end."),
     Entry("resolve", "Resolve what is in the resolution area / on the stack."),
     Entry("swap_slots", "The player swaps two stage positions (with their markers).", (_p("player:role"),)),
@@ -232,7 +239,7 @@ EFFECTS: dict[str, Entry] = _entries(
           (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:count"), _p("which?:enum:top|self|target"))),
     Entry("set_state", "Put a card into a state.", (_p("target:enum:self|attacker|defender|target"), _p("to:enum:" + STATES))),
     Entry("modify", "Change a value of a card until the end of the turn.",
-          (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense"),
+          (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense|toughness"),
            _p("by:int"))),
     Entry("damage", "Deal damage to a character: when it reaches the character's DP (or defense), the character goes to the zone.",
           (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to:zone"))),

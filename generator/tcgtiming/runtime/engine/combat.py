@@ -253,3 +253,21 @@ def act_reset_damage(cx, node, a):
             c.damage = 0
         return ("reset_damage", ids(had))
     return run
+
+
+def lethal(st, pid, zone, stat):
+    """The player's cards in the zone that have the value ``stat`` and whose marked damage reaches it
+    (a value brought to 0 or less is reached with no damage; a card without the value is not measured)."""
+    return [c for c in st.zones[pid][zone] if stat in c.base and c.damage >= c.stat(stat)]
+
+
+@COMBAT_ACTIONS
+def act_destroy_damaged(cx, node, a):
+    seats, zone, stat, to = cx.seats(a["player"]), a["zone"], a["stat"], a["to"]
+
+    def run(st):
+        gone = [c for i in seats for c in lethal(st, st.seat[i], zone, stat)]
+        for c in gone:
+            st.move_card(c, to)
+        return ("move", ids(gone), zone, to) if gone else ("nothing_to_move", zone)
+    return run

@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator
 
 from .abilities import marker
+from .combat import lethal
 from .state import Registry
 
 PREDICATES = Registry("pred_")
@@ -216,3 +217,9 @@ def pred_during(cx, a):
                        or cx.game.nodes[nid].step == t)
     # the node being run, or a call being run from it (a procedure called in the main phase is in it)
     return lambda st: st.at in inside or any(f in inside for f in st.frames)
+
+
+@PREDICATES
+def pred_damage_reaches(cx, a):
+    zone, stat = a["zone"], a["stat"]
+    return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)))
