@@ -281,3 +281,33 @@ def test_rule_processing_reads_damage_and_values_before_priority(tmp_path):
     assert rule.event[:3] == ("rule", "lethal", "p2") and rule.event[3] == (("move", ("ogre",), "field", "discard"),)
     assert r.entries[i + 2].event == ("before_priority", (("rule_processing", 1),))
     assert dict(dict(r.zones)["p2"])["discard"][-1] == "ogre"
+
+
+MTG = ROOT / "rules" / "mtg" / "game.yaml"
+
+
+def test_a_zone_names_the_card_types_that_attack_from_it(tmp_path):
+    sc = tmp_path / "attack.yaml"
+    sc.write_text("""
+scenario: {id: t, game: mtg, title: {ja: t, en: t}, turn_player: p1, first_turn: true, seed: 1}
+players:
+  - {id: p1, name: Alice, zones: {library: [a1], battlefield: [bear]}}
+  - {id: p2, name: Bob, zones: {library: [b1]}}
+cards:
+  - {id: a1, name: Forest, type: land}
+  - {id: b1, name: Forest, type: land}
+  - {id: bear, name: Bear, type: creature, stats: {power: 2, toughness: 2}}
+choices:
+  - {at: combat.attackers.declare, take: attack, card: bear}
+  - {at: combat.blockers.1, take: "no"}
+""", encoding="utf-8")
+    r = run(sc, rules=MTG, strict=True)
+    assert any(e.event[:2] == ("attack", "bear") for e in r.entries)  # a creature attacks: the zone says so
+    bad = variant(tmp_path, MTG, ("combatants: [creature]", "combatants: [creatur]"), name="game.yaml")
+    hits = [d for d in compile_file(str(bad)).diagnostics if d.code == "C302"]
+    assert len(hits) == 1 and "creature" in hits[0].help
+    assert hits[0].line == next(i for i, ln in enumerate(bad.read_text().splitlines(), 1) if "creatur]" in ln)
+    plain = variant(tmp_path, MTG, (", combatants: [creature]", ""), name="plain.yaml")
+    with pytest.raises(SimulationError) as err:  # by default only characters and units attack: a creature cannot
+        run(sc, rules=plain)
+    assert err.value.code == "R503" and "available: no_attack" in str(err.value)

@@ -63,6 +63,11 @@ class FileChecks:
                 held[z.role] = z.id
             if z.front is not None and z.role != "stage":
                 self.fail("C311", f"'front' is for the zone with role stage, not '{z.id}'", ("zones", i, "front"), key=True)
+            if z.combatants is not None and z.role not in ("stage", "field"):
+                self.fail("C311", f"'combatants' is for the zone with role stage or field, not '{z.id}'",
+                          ("zones", i, "combatants"), key=True)
+            for j, t in enumerate(z.combatants or ()):
+                self.res.card_word(t, ("zones", i, "combatants", j), "type")
         rules = self.res.widen(roles=("self",))  # a rule process's 'self': the player it is tested for
         for i, rp in enumerate(rf.rule_processes):
             path = ("rule_processes", i)

@@ -338,6 +338,8 @@ class Zone(Named):
         None, description="What the zone means to the engine (at most one zone per role): "
         + "; ".join(f"{k}: {v}" for k, v in ZONE_ROLES.items()))
     front: int | None = Field(None, ge=1, description="role stage: the number of front positions, whose characters attack.")
+    combatants: list[Id] | None = Field(None, description="role stage or field: the card types (items of card_types) "
+                                        "that attack and block from the zone (default: character and unit).")
 
 
 class ListItem(Model):

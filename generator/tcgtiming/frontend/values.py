@@ -64,7 +64,9 @@ def registries(rf) -> dict:
                               for x in rf.sources}),
         roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
         zones=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note),
-                                          tuple((k, v) for k, v in (("role", z.role), ("front", z.front)) if v is not None))
+                                          tuple((k, v) for k, v in (("role", z.role), ("front", z.front),
+                                                                    ("combatants", tuple(z.combatants or ()) or None))
+                                                if v is not None))
                             for z in rf.zones}),
         events=named(rf.events),
         plays=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), play_extra(p)) for p in rf.plays}),

@@ -13,6 +13,7 @@ COMBAT_ACTIONS = Registry("act_")
 @COMBAT_ACTIONS
 def act_declare_attack(cx, node, a):
     i, attackers, stage, pay = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage"), a.get("pay")
+    kinds = cx.combatants(stage) if stage is not None else ()
 
     def run(st):
         pid = st.seat[i]
@@ -34,7 +35,7 @@ def act_declare_attack(cx, node, a):
             pay_from_power(st, card, pay, scripted.loc if scripted is not None else node.loc)
         defender = None
         if stage is not None:
-            defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type == "character"), None)
+            defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type in kinds), None)
         st.attack = Attack(card, defender, pid)
         st.attacks_this_turn += 1
         st.fire("attack_declared", card)
