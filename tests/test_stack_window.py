@@ -311,3 +311,39 @@ choices:
     with pytest.raises(SimulationError) as err:  # by default only characters and units attack: a creature cannot
         run(sc, rules=plain)
     assert err.value.code == "R503" and "available: no_attack" in str(err.value)
+
+
+WINDOW = """        - kind: window
+          label: {ja: 優先権, en: priority}
+          cite: "stack#priority"
+          first: turn_player
+          plays: [instant, sorcery, land]
+          close: consecutive_passes
+          after_play: keep
+          resolve: top
+          after_resolve: reopen
+          before_priority: [rule_processing, stack_pending]
+"""
+
+
+def with_kinds(tmp_path, kinds: str, name: str):
+    """The fixture with its window in a procedure whose parameter gives the kinds of play."""
+    proc = ("  - id: prio\n    label: {ja: 優先権, en: priority}\n    cite: \"stack#priority\"\n    params: [kinds]\n"
+            "    nodes:\n" + WINDOW.replace("        ", "      ").replace("[instant, sorcery, land]", "[kinds]"))
+    return variant(tmp_path, STACK, (WINDOW, f"        - {{kind: call, procedure: prio, with: {{kinds: {kinds}}}}}\n"),
+                   ("procedures:\n", "procedures:\n" + proc), name=name)
+
+
+def test_plays_may_be_a_parameter_of_the_procedure(tmp_path):
+    sc = tmp_path / "s.yaml"
+    sc.write_text(RESPOND.read_text(encoding="utf-8").replace("at: main.1", "at: main"), encoding="utf-8")
+    a = run(RESPOND, strict=True)
+    b = run(sc, rules=with_kinds(tmp_path, "[instant, sorcery, land]", "all.yaml"), strict=True)
+    assert [e.event for e in a.entries if e.node == "main.1"] == [e.event for e in b.entries if e.node == "prio.1"]
+    with pytest.raises(SimulationError) as err:  # this call allows sorceries only: the shock is refused
+        run(sc, rules=with_kinds(tmp_path, "[sorcery]", "sorcery.yaml"))
+    assert err.value.code == "R503" and "allowed here: sorcery" in str(err.value)
+    bad = with_kinds(tmp_path, "[instant, sorcry]", "bad.yaml")
+    hits = [d for d in compile_file(str(bad)).diagnostics if d.code == "C302"]
+    assert len(hits) == 1 and "sorcery" in hits[0].help
+    assert hits[0].line == next(i for i, ln in enumerate(bad.read_text().splitlines(), 1) if "sorcry" in ln)

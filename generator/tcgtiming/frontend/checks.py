@@ -261,14 +261,21 @@ class FileChecks:
                               help=did_you_mean(k, proc.params) or (one_of(proc.params) if proc.params else "it takes none"))
                 for k in sorted(set(proc.params) - given):
                     self.fail("C311", f"missing argument '{k}' for procedure '{proc.id}'", path + ("procedure",))
+                for k in sorted(given & plays_params(proc)):  # a window's plays: play kinds
+                    v = n.with_[k]
+                    for j, kind in enumerate(v if isinstance(v, list) else [v]):
+                        self.res.ref(kind, self.plays, path + ("with", k) + ((j,) if isinstance(v, list) else ()),
+                                     "play kind")
         elif kind == "trigger":
             self.res.event(n.event, path + ("event",))
         elif kind == "window":
             self.res.role(n.first, path + ("first",))
             for j, r in enumerate(n.who or []):
                 self.res.role(r, path + ("who", j))
+            params = self.rf.procedures[path[1]].params if path[0] == "procedures" else ()
             for j, p in enumerate(n.plays):
-                self.res.ref(p, self.plays, path + ("plays", j), "play kind")
+                if p not in params:  # a parameter of the procedure: the kinds its calls give (checked there)
+                    self.res.ref(p, self.plays, path + ("plays", j), "play kind")
             if n.close is None:
                 self.fail("C308", "priority window without a closing rule", path + ("kind",),
                           help="add close: consecutive_passes | all_pass | first_pass")
@@ -331,6 +338,22 @@ class FileChecks:
                 if (src.id, sec.id) not in self.used_sections:
                     self.fail("C315", f"section '{sec.id}' of source '{src.id}' is defined but no citation names it",
                               ("sources", i, "sections", j, "id"))
+
+
+def walk(nodes):
+    """Every node of a node list, nested bodies included."""
+    for n in nodes:
+        yield n
+        for sub in (getattr(n, "then", None), getattr(n, "else_", None), getattr(n, "body", None)):
+            if sub:
+                yield from walk(sub)
+        for c in list(getattr(n, "options", None) or ()) + list(getattr(n, "cases", None) or ()):
+            yield from walk(c.then)
+
+
+def plays_params(proc) -> set:
+    """The parameters of a procedure that a window of it names in its plays."""
+    return {p for n in walk(proc.nodes) if n.kind == "window" for p in n.plays if p in proc.params}
 
 
 def check_file(rf: s.RuleFile, doc) -> list[Diagnostic]:

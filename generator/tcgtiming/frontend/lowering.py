@@ -405,7 +405,7 @@ class Compiler:
             elif k in ("check", "call"):
                 kw["callee"] = spec.procedure or (self.rf.check_timing if k == "check" else None)
                 if k == "call" and spec.with_:
-                    kw["call_args"] = tuple(sorted(spec.with_.items()))
+                    kw["call_args"] = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in spec.with_.items()))
             elif k in ("goto", "exit"):
                 kw["target"] = next((e.dst for e in self.edges if e.src == nid and e.kind in ("back", "jump", "exit")), None)
                 kw["leaves"] = rec.leaves

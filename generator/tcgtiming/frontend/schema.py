@@ -257,7 +257,9 @@ class Call(NodeBase):
 
     kind: Literal["call"]
     procedure: Ref
-    with_: dict[str, Union[int, str, bool]] | None = Field(None, alias="with")
+    with_: dict[str, Union[int, str, bool, list[Ref]]] | None = Field(
+        None, alias="with", description="The arguments: a value each, or a list of play kinds for a parameter that "
+        "a window of the procedure names in its plays.")
 
 
 class EndGame(NodeBase):

@@ -6,6 +6,7 @@ and card names, ability labels, ids). The events are those ``engine.result`` des
 from __future__ import annotations
 
 from ..core import model as m
+from ..core.text import value_text
 from ..core.words import WORDS as _KEYS, word
 
 WHERE = ("damage_judgment", "discard", "trigger_icon", "rule", "interrupt")  # events whose cards' destinations are told
@@ -149,7 +150,8 @@ def _call(n: Narrator, node, args, amount=None) -> str:
         return _label(n, node)
     if amount is not None:  # the amount worked out: the number, and the value it was read from
         return n.w("event.call.amount", _label(n, node), amount, n.stat(dict(args)["amount"]))
-    return n.w("event.call.args", _label(n, node), ", ".join(f"{k}={v}" for k, v in args))
+    return n.w("event.call.args", _label(n, node), ", ".join(f"{k}={value_text(v) if isinstance(v, tuple) else v}"
+                                                             for k, v in args))
 
 
 def _trigger(n: Narrator, node, event, new) -> str:

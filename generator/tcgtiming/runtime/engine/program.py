@@ -54,6 +54,7 @@ class Program:
         self.loop_when: dict[int, object] = {}
         self.actor_seat: dict[int, int] = {}
         self.windows: dict[int, tuple] = {}
+        self.window_params: dict[int, frozenset] = {}  # a window whose plays name parameters of its procedure
         self.before_priority: dict[int, tuple] = {}  # a window's own actions before priority (when it has them)
         for ni, node in enumerate(self.nodes):
             cx.node = node
@@ -76,6 +77,9 @@ class Program:
                 who = tuple(self._seat(r) for r in w.who)
                 need = w.passes if w.close == "consecutive_passes" else (len(set(who)) if w.close == "all_pass" else 1)
                 self.windows[ni] = (self._seat(w.first), who, need)
+                params = game.containers[node.procedure].params if node.procedure else ()
+                if any(p in params for p in w.plays):  # kinds given by the call: worked out at each visit
+                    self.window_params[ni] = frozenset(p for p in w.plays if p in params)
                 if w.before_priority is not None:
                     self.before_priority[ni] = tuple(self.compile_action(a, node) for a in w.before_priority)
         cx.node = None

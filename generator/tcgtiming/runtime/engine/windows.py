@@ -21,6 +21,7 @@ class Windows:
         w = node.window
         first_i, who_i, need = prog.windows[ni]
         seat, out = self.seat, self.out
+        plays = self.window_plays(ni, w)
         first = seat[first_i]
         allowed = {seat[i] for i in who_i}
         self.at = self.node = ni
@@ -38,7 +39,7 @@ class Windows:
         while True:
             self.tick()
             pid = self.priority
-            play, by = self.window_decision(node, w, pid) if pid in allowed else (None, None)
+            play, by = self.window_decision(node, plays, pid) if pid in allowed else (None, None)
             if play is None:  # a pass (a role that may not act here passes by itself)
                 passes += 1
                 if pid in allowed and out is not None:
@@ -88,7 +89,20 @@ class Windows:
         if out is not None and done:
             out((ni, ("before_priority", done)))
 
-    def window_decision(self, node, w, pid):
+    def window_plays(self, ni, w) -> tuple:
+        """The kinds of play the window allows now: its plays, a parameter of its procedure standing
+        for the kinds the call being run gives."""
+        params = self.prog.window_params.get(ni)
+        if params is None:
+            return w.plays
+        args = dict(self.prog.nodes[self.frames[-1]].call_args) if self.frames else {}
+        out = []
+        for p in w.plays:
+            v = args.get(p, ()) if p in params else p
+            out += list(v) if isinstance(v, tuple) else [v]
+        return tuple(out)
+
+    def window_decision(self, node, plays, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
         ch = self.next_choice(node.id, decision=True)
         if ch is not None and ch.take != "pass" and ch.card:
@@ -97,8 +111,8 @@ class Windows:
                 raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",
                                       ch.loc, help="choices at a window are taken in priority order")
             ab = next((x for x in card.spec.abilities if x.kind == "activated" and (ch.ability in (None, x.id))), None)
-            if ab is None or ab.play not in w.plays:
-                kinds = ", ".join(w.plays) or "none"
+            if ab is None or ab.play not in plays:
+                kinds = ", ".join(plays) or "none"
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
                                       f"({node.label.en}): allowed here: {kinds}", ch.loc)
             if not self.may_play(pid, ab.play):
@@ -107,7 +121,7 @@ class Windows:
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
-        playable = self.playable(pid, w)
+        playable = self.playable(pid, plays)
         if not playable:
             return None, None  # nothing to play: passing is forced, not a decision
         if self.strict:
@@ -139,14 +153,14 @@ class Windows:
                 self.out((ni, ("stack_resolved", n)))
         return w.after_resolve == "reopen"
 
-    def playable(self, pid, w):
+    def playable(self, pid, plays):
         out = []
         for z in self.prog.cx.zones_of("hand", "stage", "field"):
             for card in self.zones[pid][z]:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
-                    if ab.kind == "activated" and ab.play in w.plays and self.may_play(pid, ab.play):
+                    if ab.kind == "activated" and ab.play in plays and self.may_play(pid, ab.play):
                         out.append((card, ab, None))
         return out
 
