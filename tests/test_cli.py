@@ -24,7 +24,7 @@ def test_five_planted_mistakes_give_five_located_diagnostics(cli):
     assert len(heads) == 5, out
     found = {(h.split(":")[1], h.split(": ")[1].split("]")[0]) for h in heads}
     assert found == {("93", "error[S201"), ("108", "error[C302"), ("117", "error[C307"),
-                     ("122", "error[C303"), ("155", "error[S205")}
+                     ("122", "error[C303"), ("156", "error[S205")}
     assert "5 errors, 0 warnings in 1 file" in out
 
 

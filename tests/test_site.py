@@ -111,7 +111,7 @@ def site_page(out: Path, md: str, lang: str = "ja") -> Path:
 
 def test_every_page_is_built(built):
     base, out, inputs = built
-    assert {g.id for g in inputs.games} == {"ws", "versus", "gundam", "aquarian"}
+    assert {g.id for g in inputs.games} == {"ws", "versus", "gundam", "aquarian", "mtg"}
     expected = ["index.md", "reference.md"]
     for g in inputs.games:
         expected += [f"{g.id}/{c}.md" for c in chart_ids(g)]  # the overview 'turn', phases, procedures
@@ -534,7 +534,7 @@ def test_a_first_visit_of_any_page_loads_under_600_kb(built):
                if "nodes" not in f.relative_to(out).parts}
     heavy = {k: v for k, v in weights.items() if v > 600_000}
     assert heavy == {}
-    assert weights["ja/index.html"] < 60_000  # the home page: no search index, no framework
+    assert weights["ja/index.html"] < 75_000  # the home page (five games): no search index, no framework
     # the search index loads only on the search page, and only when a reader searches
     assert "pagefind/" not in (out / "ja" / "index.html").read_text(encoding="utf-8")
     assert (out / "ja" / "pagefind" / "pagefind.js").is_file() and (out / "en" / "pagefind" / "pagefind.js").is_file()

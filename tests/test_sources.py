@@ -90,8 +90,8 @@ def _sources():
     return out
 
 
-def test_the_four_games_are_shipped():
-    assert sorted(p.parent.name for p in RULE_FILES) == ["aquarian", "gundam", "versus", "ws"]
+def test_the_five_games_are_shipped():
+    assert sorted(p.parent.name for p in RULE_FILES) == ["aquarian", "gundam", "mtg", "versus", "ws"]
 
 
 @needs_shared

@@ -72,6 +72,7 @@ _TABLE = [
     Code("C318", "ambiguous-action", "error", "A player action with 'may', options and 'do': which option does the action is unclear."),
     Code("C319", "duplicate-game", "error", "Two rule files define the same game id: their outputs (models, charts, pages) would overwrite each other."),
     Code("C320", "unsafe-file-name", "error", "A scenario file name that cannot name its outputs safely (index, a space, #, %, a character other than ASCII letters, digits, '-', '_', '.') or that names the same outputs as another scenario's."),
+    Code("C321", "stack-never-filled", "warning", "A window that stacks its plays, in a game with a check timing procedure, and no 'before_priority': no ability triggered before or in the window reaches its stack (say so with before_priority: [stack_pending])."),
     # --- running a scenario -------------------------------------------------------------
     Code("R501", "unscripted-decision", "error", "In --strict mode, a decision the scenario does not script."),
     Code("R502", "step-budget", "error", "The run exceeded its step budget (node visits, window decisions, rules applied, abilities resolved): the message names the repeating cycle."),

@@ -136,6 +136,7 @@ class WindowSpec:
     resolve: str
     after_resolve: str
     pass_note: Text | None = None
+    before_priority: tuple[Action, ...] | None = None  # None: the engine's default (see the window guide)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +154,7 @@ class Node:
     actor: str | None = None  # player: the acting role
     may: bool = False  # player: the action is optional
     action: Action | None = None  # auto / player / closed: what happens
+    also: tuple[Action, ...] = ()  # auto / closed: the actions done together with it, in order (do: [a, b, ...])
     choices: tuple[Choice, ...] = ()  # player options, or branch cases
     otherwise: str | None = None  # branch: where 'else' leads
     condition: Condition | None = None  # loop: while
@@ -206,6 +208,7 @@ class Container:
     note: Text | None = None
     params: tuple[str, ...] = ()
     readings: tuple[Reading, ...] = ()  # the readings of the sources here, exactly one of them runs
+    skip_if: Condition | None = None  # a phase or step: not entered at all when this holds
 
 
 @dataclass(frozen=True, slots=True)

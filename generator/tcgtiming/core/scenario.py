@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from . import model as m
 from .expect import Facts
 
-STATS = ("level", "cost", "power", "soul", "ap", "dp", "attack", "mental_attack", "defense", "guard_cost", "encore_cost", "e")
+STATS = ("level", "cost", "power", "soul", "ap", "dp", "attack", "mental_attack", "defense", "guard_cost", "encore_cost", "e",
+         "toughness")
 STATES = ("stand", "rest", "reverse", "active", "sleep", "face_up", "face_down")
 # Events the engine raises by itself, besides the game's own events (its trigger points).
 BUILTIN_EVENTS = {

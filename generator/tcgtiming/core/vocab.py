@@ -78,6 +78,7 @@ ZONE_ROLES: dict[str, str] = {
     "resolution": "Where a trigger check reveals its card (without one, the card goes to the hand).",
 }
 STATES = "stand|rest|reverse|active|sleep|face_up|face_down"
+DAMAGE_STATS = "toughness|defense|dp|power"  # the card values that marked damage is measured against
 
 # The words a scenario's card may use, each declared by lists of the rule file (card field -> list
 # ids; a card's colour is one of its traits): an item's id, or its name in either language, which
@@ -135,11 +136,21 @@ PREDICATES: dict[str, Entry] = _entries(
            _p("than:enum:attacker|defender"), _p("than_stat:enum:power|ap|dp|attack|defense"))),
     # --- additions: gundam ---
     # --- additions: aquarian ---
+    # --- additions: mtg ---
+    Entry("holds_role", "The player holds the role this turn (e.g. self, the player who would play, is the turn player).",
+          (_p("player:player"), _p("role:role"))),
+    Entry("damage_reaches", "The player has a card in the zone whose marked damage is at least its value 'stat' "
+          "(lethal damage: a creature's toughness, a unit's defense); a card without the value is not measured.",
+          (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS))),
+    Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw).",
+          (_p("timing:timing"),)),
 )
 
 ACTIONS: dict[str, Entry] = _entries(
     Entry("rule_processing", "Run the game's rule processing (check-type rules) until none applies."),
     Entry("resolve_pending", "The player chooses one of their pending abilities and resolves it.", (_p("player:role"),)),
+    Entry("stack_pending", "Every pending ability goes onto the stack: the turn player's first, then the other player's "
+          "(so the other player's resolve first); a player with several chooses the order of their own."),
     Entry("draw", "The player draws cards from the top of their deck.", (_p("player:role"), _p("count:int"))),
     Entry("set_state", "Put cards of the player into a state (stand, rest, reverse, active, sleep, face up/down).",
           (_p("player:role"), _p("to:enum:" + STATES), _p("zone?:zone"), _p("which?:enum:all|chosen|attacker|defender|reversed|sleeping|face_down"))),
@@ -152,7 +163,7 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("place", "The player puts a card from hand onto the field (character, climax, power card, item).",
           (_p("player:role"), _p("from:zone"), _p("to:zone"),
            _p("state?:enum:" + STATES, "the state it enters in (without it, the card keeps the state it has, if any)"),
-           _p("type?:name", "the card type the card must have (refused otherwise, on every path that places)"),
+           _p("type?:card_type", "the card type the card must have (refused otherwise, on every path that places)"),
            _p("keyword?:name", "a keyword skill that changes the state the card enters in"),
            _p("keyword_state?:enum:" + STATES, "the state a card with the keyword enters in"),
            _p("level_zone?:zone", "play condition: the card's level is at most the number of cards in this zone"),
@@ -182,6 +193,9 @@ ACTIONS: dict[str, Entry] = _entries(
           (_p("compare:enum:power|ap_dp|attack_defense"), _p("destroy?:enum:at_once|by_abolish_effect"),
            _p("to?:zone", "where destroyed characters go (default: the game's discard/waiting room/junk yard)"))),
     Entry("reset_damage", "Damage accumulated on units is removed."),
+    Entry("destroy_damaged", "Every card of the player in the zone whose marked damage is at least its value 'stat' "
+          "goes to the zone 'to', all at once (lethal damage as a rule process).",
+          (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS), _p("to:zone"))),
     Entry("end_effects", "Effects that last 'until end of turn' end."),
     Entry("resolve", "Resolve what is in the resolution area / on the stack."),
     Entry("swap_slots", "The player swaps two stage positions (with their markers).", (_p("player:role"),)),
@@ -207,7 +221,7 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("built_in_return", "A built-in auto ability every card of the type has, without a scenario stating it (WS: "
           "encore): the card the player has just put into the zone becomes pending with it, unless it has its own "
           "ability of that id; paying cost cards (the top ones, pay_from to pay_to) returns it to back_to in the state.",
-          (_p("player:role"), _p("id:name"), _p("type:name"), _p("zone:zone"), _p("back_to:zone"),
+          (_p("player:role"), _p("id:name"), _p("type:card_type"), _p("zone:zone"), _p("back_to:zone"),
            _p("state:enum:" + STATES), _p("cost:int"), _p("pay_from:zone"), _p("pay_to:zone"))),
     # --- additions: versus ---
     Entry("draw_per_card", "The player draws one card for each of their cards with the given keyword skill (in the zone, if given).",
@@ -235,7 +249,7 @@ EFFECTS: dict[str, Entry] = _entries(
           (_p("who:" + WHO), _p("from:zone"), _p("to:zone"), _p("count?:count"), _p("which?:enum:top|self|target"))),
     Entry("set_state", "Put a card into a state.", (_p("target:enum:self|attacker|defender|target"), _p("to:enum:" + STATES))),
     Entry("modify", "Change a value of a card until the end of the turn.",
-          (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense"),
+          (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense|toughness"),
            _p("by:int"))),
     Entry("damage", "Deal damage to a character: when it reaches the character's DP (or defense), the character goes to the zone.",
           (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to:zone"))),

@@ -15,6 +15,7 @@ from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
 from .words_rules import RULE_WORDS
 from .words_tested import TESTED_WORDS
+from .words_stack import STACK_WORDS
 from .words_when import WHEN_WORDS
 
 WORDS: dict[str, tuple[str, str]] = {
@@ -459,6 +460,7 @@ WORDS.update(POINT_WORDS)
 WORDS.update(JUDGE_WORDS)
 WORDS.update(WHEN_WORDS)  # the timing lookup's and the coverage report's words
 WORDS.update(TESTED_WORDS)  # what a branch tested, as the trace tells it
+WORDS.update(STACK_WORDS)  # windows' stack and priority constructs, skipped steps
 WORDS.update(RULE_WORDS)  # the rule language's own words (conditions in words), kept in their own module
 WORDS.update(ACTION_WORDS)  # the actions in words
 

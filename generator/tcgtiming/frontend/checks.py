@@ -65,6 +65,11 @@ class FileChecks:
                 held[z.role] = z.id
             if z.front is not None and z.role != "stage":
                 self.fail("C311", f"'front' is for the zone with role stage, not '{z.id}'", ("zones", i, "front"), key=True)
+            if z.combatants is not None and z.role not in ("stage", "field"):
+                self.fail("C311", f"'combatants' is for the zone with role stage or field, not '{z.id}'",
+                          ("zones", i, "combatants"), key=True)
+            for j, t in enumerate(z.combatants or ()):
+                self.res.card_word(t, ("zones", i, "combatants", j), "type")
         rules = self.res.widen(roles=("self",))  # a rule process's 'self': the player it is tested for
         for i, rp in enumerate(rf.rule_processes):
             path = ("rule_processes", i)
@@ -72,6 +77,9 @@ class FileChecks:
                 rules.condition(rp.when, path + ("when",))
             for j, a in enumerate(rp.do or []):
                 rules.action(a, path + ("do", j))
+        for i, p in enumerate(rf.plays):  # a play kind's condition: 'self' is the player who would play
+            if p.when is not None:
+                rules.condition(p.when, ("plays", i, "when"))
         for i, li in enumerate(rf.lists):
             self.unique([it.id for it in li.items], ("lists", i, "items"), f"item of list '{li.id}'")
             for j, it in enumerate(li.items):
@@ -163,6 +171,8 @@ class FileChecks:
         if c.cite is not None:
             self.cite(c.cite, path + ("cite",))
         self.readings(c.readings, path + ("readings",))
+        if getattr(c, "skip_if", None) is not None:
+            self.res.condition(c.skip_if, path + ("skip_if",))
         nodes = getattr(c, "nodes", None)
         if need_nodes and not nodes:
             self.fail("C314", f"{what} has no nodes", path + ("nodes",))
@@ -238,8 +248,8 @@ class FileChecks:
             if n.options is not None and not n.options:
                 self.fail("C314", "'options' is empty", path + ("options",))
         elif kind in ("auto", "closed"):
-            if n.do is not None:
-                self.res.action(n.do, path + ("do",))
+            for a in n.do if isinstance(n.do, tuple) else (() if n.do is None else (n.do,)):
+                self.res.action(a, path + ("do",))
         elif kind == "check":
             if n.procedure is not None and n.procedure not in self.procs:
                 self.fail("C302", f"unknown procedure '{n.procedure}'", path + ("procedure",),
@@ -253,14 +263,21 @@ class FileChecks:
                               help=did_you_mean(k, proc.params) or (one_of(proc.params) if proc.params else "it takes none"))
                 for k in sorted(set(proc.params) - given):
                     self.fail("C311", f"missing argument '{k}' for procedure '{proc.id}'", path + ("procedure",))
+                for k in sorted(given & plays_params(proc)):  # a window's plays: play kinds
+                    v = n.with_[k]
+                    for j, kind in enumerate(v if isinstance(v, list) else [v]):
+                        self.res.ref(kind, self.plays, path + ("with", k) + ((j,) if isinstance(v, list) else ()),
+                                     "play kind")
         elif kind == "trigger":
             self.res.event(n.event, path + ("event",))
         elif kind == "window":
             self.res.role(n.first, path + ("first",))
             for j, r in enumerate(n.who or []):
                 self.res.role(r, path + ("who", j))
+            params = self.rf.procedures[path[1]].params if path[0] == "procedures" else ()
             for j, p in enumerate(n.plays):
-                self.res.ref(p, self.plays, path + ("plays", j), "play kind")
+                if p not in params:  # a parameter of the procedure: the kinds its calls give (checked there)
+                    self.res.ref(p, self.plays, path + ("plays", j), "play kind")
             if n.close is None:
                 self.fail("C308", "priority window without a closing rule", path + ("kind",),
                           help="add close: consecutive_passes | all_pass | first_pass")
@@ -268,6 +285,12 @@ class FileChecks:
                 self.fail("C311", "'passes' applies only to close: consecutive_passes", path + ("passes",), key=True)
             if n.passes is not None and n.passes < 1:
                 self.fail("C311", "'passes' must be at least 1", path + ("passes",))
+            if n.resolve != "immediate" and n.before_priority is None and self.rf.check_timing is not None:
+                self.fail("C321", "with a check_timing procedure, the engine puts no pending ability on this window's "
+                          "stack: they wait until a check timing resolves them", path + ("resolve",), key=True,
+                          help="say what happens before each priority: before_priority: [rule_processing, stack_pending]")
+            for j, a in enumerate(n.before_priority or []):
+                self.res.action(a, path + ("before_priority", j))
             self.opt_text(n.pass_note, path + ("pass_note",))
         elif kind == "branch":
             if not n.cases:
@@ -317,6 +340,22 @@ class FileChecks:
                 if (src.id, sec.id) not in self.used_sections:
                     self.fail("C315", f"section '{sec.id}' of source '{src.id}' is defined but no citation names it",
                               ("sources", i, "sections", j, "id"))
+
+
+def walk(nodes):
+    """Every node of a node list, nested bodies included."""
+    for n in nodes:
+        yield n
+        for sub in (getattr(n, "then", None), getattr(n, "else_", None), getattr(n, "body", None)):
+            if sub:
+                yield from walk(sub)
+        for c in list(getattr(n, "options", None) or ()) + list(getattr(n, "cases", None) or ()):
+            yield from walk(c.then)
+
+
+def plays_params(proc) -> set:
+    """The parameters of a procedure that a window of it names in its plays."""
+    return {p for n in walk(proc.nodes) if n.kind == "window" for p in n.plays if p in proc.params}
 
 
 def check_file(rf: s.RuleFile, doc) -> list[Diagnostic]:

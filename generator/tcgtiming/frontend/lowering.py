@@ -22,6 +22,13 @@ from .values import cites_of, readings_of, registries, text
 RESERVED = ("begin", "end")
 
 
+class _NoScopes:
+    scopes: tuple = ()
+
+
+NO_SCOPES = _NoScopes()  # resolving a reference outside any node list (a phase's or step's skip_if)
+
+
 @dataclass
 class _Rec:
     """A node while the graph is being built."""
@@ -62,6 +69,7 @@ class Compiler:
         self.edges: list[m.Edge] = []
         self.containers: dict[str, m.Container] = {}
         self.container_nodes: dict[str, list[str]] = {}
+        self.skips: dict[str, tuple] = {}  # container -> (its skip_if term, path)
         self.proc_ids = {p.id for p in rf.procedures}
 
     # --- errors ---------------------------------------------------------------------------
@@ -77,6 +85,8 @@ class Compiler:
         label = text(spec.label) if spec.label is not None else m.Text(cid, cid)
         cites = ctx.cites
         begin, end = f"{cid}.begin", f"{cid}.end"
+        if getattr(spec, "skip_if", None) is not None:
+            self.skips[cid] = (spec.skip_if, path + ("skip_if",))  # lowered once every node is known
         self.containers[cid] = m.Container(cid, kind, label, cites, self.loc(path), begin, end, parent,
                                            tuple(children), (), text(spec.note), tuple(params),
                                            readings_of(getattr(spec, "readings", ())))
@@ -371,7 +381,10 @@ class Compiler:
                              entry, text(opt.note), opt.play)
                     for (opt, sub, p), entry in zip(rec.subs, rec.entries))
             elif k in ("auto", "closed"):
-                kw["action"] = _action(spec.do)
+                if isinstance(spec.do, tuple):  # several actions at once: the first, and the others
+                    kw["action"], kw["also"] = lower_action(spec.do[0]), tuple(lower_action(a) for a in spec.do[1:])
+                else:
+                    kw["action"] = _action(spec.do)
             elif k == "branch":
                 kw["choices"] = tuple(
                     m.Choice(case.id or str(j + 1), text(case.label), lower_condition(case.when, self._node_ref(rec, p + ("when",))),
@@ -385,13 +398,15 @@ class Compiler:
             elif k == "window":
                 who = tuple(spec.who) if spec.who else tuple(r.id for r in self.rf.roles if r.seat in ("turn", "non_turn"))
                 kw["window"] = m.WindowSpec(spec.first, who, tuple(spec.plays), spec.close or "", spec.passes or 2,
-                                            spec.after_play, spec.resolve, spec.after_resolve, text(spec.pass_note))
+                                            spec.after_play, spec.resolve, spec.after_resolve, text(spec.pass_note),
+                                            None if spec.before_priority is None else
+                                            tuple(lower_action(a) for a in spec.before_priority))
             elif k == "trigger":
                 kw["event"] = spec.event
             elif k in ("check", "call"):
                 kw["callee"] = spec.procedure or (self.rf.check_timing if k == "check" else None)
                 if k == "call" and spec.with_:
-                    kw["call_args"] = tuple(sorted(spec.with_.items()))
+                    kw["call_args"] = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in spec.with_.items()))
             elif k in ("goto", "exit"):
                 kw["target"] = next((e.dst for e in self.edges if e.src == nid and e.kind in ("back", "jump", "exit")), None)
                 kw["leaves"] = rec.leaves
@@ -412,8 +427,13 @@ class Compiler:
         containers = {}
         for cid, c in self.containers.items():
             ids = sorted(set(self.container_nodes.get(cid, [])), key=order.__getitem__)
+            skip = self.skips.get(cid)
+            if skip is not None:  # a 'node' argument is a full id (no enclosing list to look in first)
+                term, path = skip
+                skip = lower_condition(term, lambda value, at, path=path: self.resolve(
+                    value, NO_SCOPES, path + at, what="node", containers=False))
             containers[cid] = m.Container(c.id, c.kind, c.label, c.cites, c.loc, c.begin, c.end, c.parent, c.children,
-                                          tuple(ids), c.note, c.params, c.readings)
+                                          tuple(ids), c.note, c.params, c.readings, skip)
         return m.Game(
             **registries(self.rf), file=self.doc.file,
             containers=m.freeze_map(containers),

@@ -35,22 +35,26 @@ class Registry:
     lists: frozenset[str]
     constants: frozenset[str]  # the integer constants, which an 'int' argument may name
     items: Mapping[str, frozenset[str]] = field(default_factory=dict)  # list id -> its item ids
+    timings: frozenset[str] = frozenset()  # phase ids and full step ids ('timing' arguments)
 
     @classmethod
     def of_rules(cls, rf) -> "Registry":
         """From a schema-valid rule file (``schema.RuleFile``)."""
         return cls(frozenset(r.id for r in rf.roles), frozenset(z.id for z in rf.zones),
                    frozenset(e.id for e in rf.events), frozenset(li.id for li in rf.lists), _ints(rf.constants),
-                   {li.id: frozenset(it.id for it in li.items) for li in rf.lists})
+                   {li.id: frozenset(it.id for it in li.items) for li in rf.lists},
+                   frozenset([ph.id for ph in rf.turn.phases]
+                             + [f"{ph.id}.{st.id}" for ph in rf.turn.phases for st in ph.steps or ()]))
 
     @classmethod
     def of_game(cls, game: m.Game) -> "Registry":
         return cls(frozenset(game.roles), frozenset(game.zones), frozenset(game.events), frozenset(game.lists),
-                   _ints(game.constants), {k: frozenset(it.id for it in v) for k, v in game.lists.items()})
+                   _ints(game.constants), {k: frozenset(it.id for it in v) for k, v in game.lists.items()},
+                   frozenset(c for c, box in game.containers.items() if box.kind in ("phase", "step")))
 
     def widen(self, roles: Iterable[str] = (), events: Iterable[str] = ()) -> "Registry":
         return Registry(self.roles | set(roles), self.zones, self.events | set(events), self.lists, self.constants,
-                        self.items)
+                        self.items, self.timings)
 
 
 def _ints(constants: Mapping[str, object]) -> frozenset[str]:
@@ -205,6 +209,8 @@ class Resolver:
             self.event(v, path)
         elif type_ == "list":
             self.named_list(v, path)
+        elif type_ == "timing":
+            self.ref(v, self.reg.timings, path, "phase or step")
         elif type_ in CARD_WORD_TYPES:
             self.card_word(v, path, CARD_WORD_TYPES[type_])
         elif type_ == "int":

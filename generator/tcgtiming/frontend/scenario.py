@@ -190,6 +190,13 @@ class ScenarioChecks:
             node = game.nodes.get(ch.at)
             if node is None and ch.at in game.rule_processes:
                 continue  # a choice made inside rule processing (e.g. which clock card levels up)
+            box = game.containers.get(ch.at) if node is None else None
+            if box is not None and box.kind in ("phase", "step"):  # any decision made in the phase or step
+                for key in ("card", "target"):
+                    cid = getattr(ch, key)
+                    if cid is not None and cid not in cards:
+                        self.fail("C302", f"unknown card '{cid}'", path + (key,), help=did_you_mean(cid, cards))
+                continue
             if node is None:
                 self.fail("C302", f"unknown node '{ch.at}'", path + ("at",),
                           help=did_you_mean(ch.at, [n for n in game.nodes if not n.endswith((".begin", ".end"))]))

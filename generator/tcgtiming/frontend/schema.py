@@ -17,7 +17,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, StringConstraints, WithJsonSchema
 
 from ..core.vocab import ACTIONS, COMPARATORS, EFFECTS, PREDICATES, ZONE_ROLES
-from .terms import LOGIC, Term, parse_action, parse_condition
+from .terms import LOGIC, Term, parse_action, parse_actions, parse_condition
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
@@ -105,6 +105,9 @@ def term_schema(name: str) -> dict:
 
 Condition = Annotated[Term, PlainValidator(parse_condition), WithJsonSchema(term_schema("Condition"))]
 Action = Annotated[Term, PlainValidator(parse_action), WithJsonSchema(term_schema("Action"))]
+Actions = Annotated[Union[Term, tuple], PlainValidator(parse_actions), WithJsonSchema(
+    {"anyOf": [term_schema("Action"), {"type": "array", "items": term_schema("Action"), "minItems": 1}],
+     "description": "An action, or a list of actions done together, in order, as one entry (simultaneous actions)."})]
 
 
 class Reading(Model):
@@ -133,7 +136,7 @@ class Auto(NodeBase):
     """An automatic action, done by the rules (blue in the sources)."""
 
     kind: Literal["auto"]
-    do: Action | None = None
+    do: Actions | None = None
 
 
 class Option(Model):
@@ -182,10 +185,15 @@ class Window(NodeBase):
     passes: int | None = Field(None, description="For consecutive_passes: how many passes in a row close it (default 2).")
     after_play: Literal["alternate", "keep"] = Field(
         "alternate", description="After a play, priority goes to the other player (alternate) or stays (keep).")
-    resolve: Literal["immediate", "stack"] = Field(
-        "immediate", description="Plays resolve at once, or wait on a stack resolved newest first when the window closes.")
+    resolve: Literal["immediate", "stack", "top"] = Field(
+        "immediate", description="Plays resolve at once (immediate), or wait on a stack: when the window's passes close "
+        "it, the whole stack resolves newest first (stack) or only its newest object does (top).")
     after_resolve: Literal["reopen", "close"] = Field(
         "close", description="After the stack resolves, the window reopens with priority to 'first', or closes.")
+    before_priority: list[Action] | None = Field(
+        None, description="Actions run each time a player would receive priority here (when the window opens, after "
+        "a play, after a resolution), e.g. [rule_processing, stack_pending]. Given, it replaces the engine's default "
+        "(a stack window of a game without check_timing puts the pending abilities on the stack when it opens).")
     pass_note: Text | None = None
 
 
@@ -193,7 +201,7 @@ class Closed(NodeBase):
     """A closed timing: something happens, and no one may play (grey in the Gundam War chart)."""
 
     kind: Literal["closed"]
-    do: Action | None = None
+    do: Actions | None = None
 
 
 class Case(Model):
@@ -249,7 +257,9 @@ class Call(NodeBase):
 
     kind: Literal["call"]
     procedure: Ref
-    with_: dict[str, Union[int, str, bool]] | None = Field(None, alias="with")
+    with_: dict[str, Union[int, str, bool, list[Ref]]] | None = Field(
+        None, alias="with", description="The arguments: a value each, or a list of play kinds for a parameter that "
+        "a window of the procedure names in its plays.")
 
 
 class EndGame(NodeBase):
@@ -322,6 +332,10 @@ class Play(Named):
     by: list[Ref] | None = Field(
         None, description="Roles that may play this kind, in the windows that allow it (default: whoever holds priority "
         "there): a timing a card's text names, as seen from the player who plays it (Gundam War: 'own turn' = attacking).")
+    when: Condition | None = Field(None, description="Cards and abilities of this kind may be played only when this holds "
+                                   "(the role 'self' is the player who would play), even where a window allows the kind.")
+    stack: bool = Field(True, description="false: a special action, which never uses the stack: it resolves at once even "
+                        "in a window whose other plays wait on the stack.")
 
 
 class Zone(Named):
@@ -332,6 +346,8 @@ class Zone(Named):
     keeps_state: bool | None = Field(
         None, description="true: its cards have a state (standing, sleeping, face up, ...); a card that leaves it for "
         "another zone loses its state (the zones without it keep no state of their cards' own).")
+    combatants: list[Id] | None = Field(None, description="role stage or field: the card types (items of card_types) "
+                                        "that attack and block from the zone (default: character and unit).")
 
 
 class ListItem(Model):
@@ -376,6 +392,8 @@ class Step(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    skip_if: Condition | None = Field(None, description="The step (phase) is skipped when this holds as it would begin: "
+                                      "it is not entered, and the trace says it was skipped.")
     readings: list[Reading] = Field(default_factory=list, description=READINGS)
     nodes: list[Node]
 
@@ -385,6 +403,8 @@ class Phase(Model):
     label: Text | None = None
     note: Text | None = None
     cite: Cite | None = None
+    skip_if: Condition | None = Field(None, description="The step (phase) is skipped when this holds as it would begin: "
+                                      "it is not entered, and the trace says it was skipped.")
     readings: list[Reading] = Field(default_factory=list, description=READINGS)
     steps: list[Step] | None = None
     nodes: list[Node] | None = None

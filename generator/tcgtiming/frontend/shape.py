@@ -219,8 +219,12 @@ def map_errors(doc, exc: ValidationError, root: type[BaseModel] | None = None) -
             key = path[-1]
             model = model_at(doc.data, path[:-1], root)
             keys = allowed_keys(model) if model else []
-            out.append(doc.diag("S201", f"unknown key '{key}' {_thing(model)}", path, key=True,
-                                help=did_you_mean(key, keys) or (one_of(keys) if keys else None)))
+            hint = did_you_mean(key, keys) or (one_of(keys) if keys else None)
+            if model is not None and model.__name__ == "Text" and _get(doc.data, path) is None:
+                # {ja: 攻撃, 防御, en: ...}: a bare comma ends the text, and what follows reads as a key
+                hint = (f"a comma ends an entry of {{ja: ..., en: ...}}: if '{key}' belongs to the text before it, "
+                        "quote that text (ja: \"...、...\" or en: \"..., ...\")")
+            out.append(doc.diag("S201", f"unknown key '{key}' {_thing(model)}", path, key=True, help=hint))
         elif "missing" in types:
             key = path[-1]
             model = model_at(doc.data, path[:-1], root)

@@ -91,6 +91,13 @@ def parse_action(value: object) -> Term:
     return _use(value, (), ACTIONS)
 
 
+def parse_actions(value: object):
+    """One action, or a non-empty list of them (done together): a term, or a tuple of terms."""
+    if isinstance(value, list) and value:
+        return tuple(_use(v, (i,), ACTIONS) for i, v in enumerate(value))
+    return parse_action(value)
+
+
 def parse_effect(value: object) -> Term:
     return _use(value, (), EFFECTS)
 

@@ -39,6 +39,20 @@ def readings_of(items) -> tuple:
     return tuple(m.Reading(r.id, text(r.says), cites_of(r.cite, ()), r.runs) for r in items or ())
 
 
+def play_extra(p) -> tuple:
+    """What a play kind says besides its name: its cost, its condition, that it does not use the stack."""
+    out = []
+    if p.cost is not None:
+        out.append(("cost", (p.cost.stat, p.cost.zone, p.cost.from_, p.cost.to)))
+    if p.when is not None:
+        out.append(("when", lower_condition(p.when)))
+    if not p.stack:
+        out.append(("stack", False))
+    if p.by is not None:
+        out.append(("by", tuple(p.by)))
+    return tuple(out)
+
+
 def registries(rf) -> dict:
     """The game's fields that come straight from the rule file (``schema.RuleFile``): everything
     but its containers, nodes and edges."""
@@ -52,13 +66,13 @@ def registries(rf) -> dict:
                               for x in rf.sources}),
         roles=m.freeze_map({r.id: m.Named(r.id, text(r.name), text(r.note), (("seat", r.seat),)) for r in rf.roles}),
         zones=m.freeze_map({z.id: m.Named(z.id, text(z.name), text(z.note),
-                                          tuple((k, v) for k, v in (("role", z.role), ("front", z.front), ("keeps_state", z.keeps_state or None))
+                                          tuple((k, v) for k, v in (("role", z.role), ("front", z.front),
+                                                                    ("combatants", tuple(z.combatants or ()) or None),
+                                                                    ("keeps_state", z.keeps_state or None))
                                                 if v is not None))
                             for z in rf.zones}),
         events=named(rf.events),
-        plays=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), (() if p.cost is None else (
-            ("cost", (p.cost.stat, p.cost.zone, p.cost.from_, p.cost.to)),)) + (() if p.by is None else (
-            ("by", tuple(p.by)),))) for p in rf.plays}),
+        plays=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), play_extra(p)) for p in rf.plays}),
         lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
         constants=m.freeze_map(rf.constants),
         rule_processes=m.freeze_map({

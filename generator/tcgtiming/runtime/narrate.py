@@ -6,6 +6,7 @@ and card names, ability labels, ids). The events are those ``engine.result`` des
 from __future__ import annotations
 
 from ..core import model as m
+from ..core.text import value_text
 from ..core.words import WORDS as _KEYS, word
 from .tested import cases
 
@@ -168,7 +169,8 @@ def _call(n: Narrator, node, args, amount=None) -> str:
         return _label(n, node)
     if amount is not None:  # the amount worked out: the number, and the value it was read from
         return n.w("event.call.amount", _label(n, node), amount, n.stat(dict(args)["amount"]))
-    return n.w("event.call.args", _label(n, node), ", ".join(f"{k}={v}" for k, v in args))
+    return n.w("event.call.args", _label(n, node), ", ".join(f"{k}={value_text(v) if isinstance(v, tuple) else v}"
+                                                             for k, v in args))
 
 
 def _trigger(n: Narrator, node, event, new) -> str:
@@ -253,6 +255,7 @@ def _place(n: Narrator, node, c, frm, to) -> str:
 RENDER = {
     "begin": lambda n, node: n.w("event.begin", _container(n, node)),
     "end": lambda n, node: n.w("event.end", _container(n, node)),
+    "skipped": lambda n, node: n.w("event.skipped", _container(n, node)),
     "label": lambda n, node: _label(n, node),
     "closed": lambda n, node, inner: n.w("event.closed", n.event(inner, node)),
     "trigger": _trigger,
@@ -278,6 +281,10 @@ RENDER = {
     "rule": _rule("event.rule"),
     "interrupt": _rule("event.interrupt"),
     "rule_processing": _count("event.rule_processing"),
+    "together": lambda n, node, done: n.results(done, node),
+    "before_priority": lambda n, node, done: n.w("event.before_priority", n.results(done, node)),
+    "stack_pending": lambda n, node, put: (n.w("event.stack_pending", n.list([n.ability(c, a) for _, c, a in put]))
+                                           if put else n.w("event.stack_pending.none")),
     "at_once": _count("event.at_once"),
     "cannot_pay": lambda n, node, pid, c, a: n.w("event.cannot_pay", n.player(pid), n.ability(c, a)),
     "not_paid": lambda n, node, pid, c, a: n.w("event.not_paid", n.player(pid), n.ability(c, a)),

@@ -107,7 +107,7 @@ class Formatter:
             return f"\x1b[{code}m{text}\x1b[0m" if colour else text
 
         out = []
-        if e.kind == "begin" and e.procedure is None:
+        if e.kind == "begin" and e.procedure is None and e.event[0] == "begin":
             box = self.game.containers.get(self.game.nodes[e.node].container) if e.node in self.game.nodes else None
             if box is not None and box.kind == "turn":  # the turn's number, and who holds which role
                 out.append(c(self.w("trace.turn_head", e.turn, e.label.get(self.lang), self.n.roles_in(e.turn)), "1"))

@@ -49,7 +49,8 @@ def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup
         may = f" ({w('may', lang)})" if node.may else ""
         items.append(_item("actor", lang, role_text(game, node.actor, lang) + may))
     if node.action is not None:
-        items.append(_item("does", lang, code(call_text(node.action.name, node.action.args))))
+        for a in (node.action,) + node.also:
+            items.append(_item("does", lang, code(call_text(a.name, a.args))))
     if node.kind == "loop" and node.condition is not None:
         items.append(_item("while", lang, code(cond_text(node.condition))))
     if node.kind == "foreach" and node.over:

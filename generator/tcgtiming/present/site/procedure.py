@@ -103,7 +103,7 @@ def _meta(game: Game, node: Node, page: str, key: str, nums: Numbers, lang: str)
 def _code(node: Node) -> Markup:
     parts = [node.id, node.kind]
     if node.action is not None:
-        parts.append(call_text(node.action.name, node.action.args))
+        parts += [call_text(a.name, a.args) for a in (node.action,) + node.also]
     if node.condition is not None:
         parts.append("while " + cond_text(node.condition))
     if node.callee:

@@ -9,7 +9,7 @@ from ...core import model as m
 from ...core.scenario import Ability
 from .cards import LABEL
 from .effects import payable
-from .state import Pending, Registry, SimulationError
+from .state import Pending, Registry, SimulationError, StackItem
 
 def marker(event: str, card, ab) -> str:
     """The key, among the event counts, of the firing of the event at which the ability last triggered."""
@@ -163,6 +163,8 @@ class Abilities:
 
 
 NOTHING_TO_DO = ("rule_processing", 0)
+NOTHING_STACKED = ("stack_pending", ())
+IDLE = (NOTHING_TO_DO, NOTHING_STACKED)  # results of a window's before_priority actions that did nothing
 
 
 @ABILITY_ACTIONS
@@ -220,21 +222,7 @@ def act_resolve_pending(cx, node, a):
             return ("no_pending",)
         p0 = q.log[q.head]
         ch = st.choice_at(node, decision=q.n > 1 or bool(p0.ability.cost))
-        idx = 0
-        if ch is not None and (ch.ability or ch.card):
-            idx = next((k for k, p in enumerate(q.items())
-                        if (ch.ability in (None, p.ability.id)) and (ch.card in (None, p.card.id))), -1)
-            if idx < 0:
-                labels = ", ".join(f"{p.card.name}: {p.ability.label or p.ability.id}" for p in q.items())
-                raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
-                                      f"for {st.who(pid)} (pending: {labels})", ch.loc)
-        elif q.n > 1 and st.explorer is not None and \
-                (j := st.explorer.pick(st, node.id, tuple(("ability", p.card.id, p.ability.id) for p in q.items()))) is not None:
-            idx = j
-        elif q.n > 1 and st.strict:
-            raise SimulationError("R501", f"unscripted order at '{node.id}': {st.who(pid)} has "
-                                  f"{len(q)} pending abilities", node.loc,
-                                  help=f"add a choice: {{at: {node.id}, ability: <ability id>}}")
+        idx = pick_pending(st, node, pid, q, ch)
         p = st.pop_pending(pid, idx)
         cost = p.ability.cost
         if cost and not can_pay(st, cost, pid):
@@ -255,6 +243,42 @@ def act_resolve_pending(cx, node, a):
             paid = tuple(effect(c)(st, p.card, pid, None, None) for c in cost)
             return ("resolve", pid, p.card.id, p.ability.id, paid + st.resolve_effects(p.ability, p.card, p.controller, None, None))
         return ("resolve", pid, p.card.id, p.ability.id, st.resolve_effects(p.ability, p.card, p.controller, None, None))
+    return run
+
+
+def pick_pending(st, node, pid, q, ch) -> int:
+    """Which of the player's pending abilities comes first: the scripted choice's ability (or card),
+    else the explorer's or the policy's pick (the oldest); unscripted with --strict when several wait."""
+    if ch is not None and (ch.ability or ch.card):
+        idx = next((k for k, p in enumerate(q.items())
+                    if (ch.ability in (None, p.ability.id)) and (ch.card in (None, p.card.id))), -1)
+        if idx < 0:
+            labels = ", ".join(f"{p.card.name}: {p.ability.label or p.ability.id}" for p in q.items())
+            raise SimulationError("R503", f"ability {ch.ability or ''} {('of ' + ch.card) if ch.card else ''} is not pending "
+                                  f"for {st.who(pid)} (pending: {labels})", ch.loc)
+        return idx
+    if q.n > 1 and st.explorer is not None and \
+            (j := st.explorer.pick(st, node.id, tuple(("ability", p.card.id, p.ability.id) for p in q.items()))) is not None:
+        return j
+    if q.n > 1 and st.strict:
+        raise SimulationError("R501", f"unscripted order at '{node.id}': {st.who(pid)} has "
+                              f"{len(q)} pending abilities", node.loc,
+                              help=f"add a choice: {{at: {node.id}, ability: <ability id>}}")
+    return 0
+
+
+@ABILITY_ACTIONS
+def act_stack_pending(cx, node, a):
+    def run(st):
+        put = []
+        for pid in (st.seat[0], st.seat[1]):  # APNAP: the turn player's go on the stack first
+            q = st.pending[pid]
+            while q.n:
+                ch = st.next_choice(node.id, decision=True) if q.n > 1 else None
+                p = st.pop_pending(pid, pick_pending(st, node, pid, q, ch))
+                st.push(StackItem(p.ability, p.card, p.controller, st.stack[-1] if st.stack else None))
+                put.append((pid, p.card.id, p.ability.id))
+        return ("stack_pending", tuple(put))
     return run
 
 

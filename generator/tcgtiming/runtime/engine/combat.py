@@ -14,6 +14,7 @@ COMBAT_ACTIONS = Registry("act_")
 def act_declare_attack(cx, node, a):
     i, attackers, stage, pay = cx.seat(a["player"]), cx.attackers(), cx.zone_or_none("stage"), a.get("pay")
     default = cx.int(a["default"]) if a.get("default") is not None else None
+    kinds = cx.combatants(stage) if stage is not None else ()
 
     def run(st):
         pid = st.seat[i]
@@ -35,7 +36,7 @@ def act_declare_attack(cx, node, a):
             pay_from_power(st, card, pay, scripted.loc if scripted is not None else node.loc, default)
         defender = None
         if stage is not None:
-            defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type == "character"), None)
+            defender = next((c for c in st.zones[st.other(pid)][stage] if c.slot == card.slot and c.spec.type in kinds), None)
         st.attack = Attack(card, defender, pid)
         st.attacks_this_turn += 1
         st.fire("attack_declared", card)
@@ -256,4 +257,22 @@ def act_reset_damage(cx, node, a):
             st.note(("damage", c.id, -c.damage, 0))
             c.damage = 0
         return ("reset_damage", ids(had))
+    return run
+
+
+def lethal(st, pid, zone, stat):
+    """The player's cards in the zone that have the value ``stat`` and whose marked damage reaches it
+    (a value brought to 0 or less is reached with no damage; a card without the value is not measured)."""
+    return [c for c in st.zones[pid][zone] if stat in c.base and c.damage >= c.stat(stat)]
+
+
+@COMBAT_ACTIONS
+def act_destroy_damaged(cx, node, a):
+    seats, zone, stat, to = cx.seats(a["player"]), a["zone"], a["stat"], a["to"]
+
+    def run(st):
+        gone = [c for i in seats for c in lethal(st, st.seat[i], zone, stat)]
+        for c in gone:
+            st.move_card(c, to)
+        return ("move", ids(gone), zone, to) if gone else ("nothing_to_move", zone)
     return run

@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator
 
 from .abilities import marker
+from .combat import lethal
 from .state import Registry
 
 PREDICATES = Registry("pred_")
@@ -198,3 +199,27 @@ def pred_untriggered(cx, a):
         return any(st.event_counts.get(marker(event, c, ab)) != fired and st.could_trigger(event, c, ab)
                    for c, ab, *_ in st.listen.get(event, ()))
     return test
+
+
+@PREDICATES
+def pred_holds_role(cx, a):
+    i, j = cx.seats(a["player"]), cx.seat(a["role"])
+    if len(i) != 1:  # any / both: one of the two players holds it
+        return inline(lambda st: True, "True")
+    i = i[0]
+    return inline(lambda st: st.seat[i] == st.seat[j], f"(st.seat[{i}] == st.seat[{j}])")
+
+
+@PREDICATES
+def pred_during(cx, a):
+    t = a["timing"]
+    inside = frozenset(ni for ni, nid in enumerate(cx.game.nodes) if cx.game.nodes[nid].phase == t
+                       or cx.game.nodes[nid].step == t)
+    # the node being run, or a call being run from it (a procedure called in the main phase is in it)
+    return lambda st: st.at in inside or any(f in inside for f in st.frames)
+
+
+@PREDICATES
+def pred_damage_reaches(cx, a):
+    zone, stat = a["zone"], a["stat"]
+    return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)))

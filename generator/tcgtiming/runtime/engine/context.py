@@ -80,16 +80,21 @@ class Cx:
         the field."""
         stage = self.zone_or_none("stage")
         if stage is not None:
-            front = self.game.zones[stage].get("front")
+            front, kinds = self.game.zones[stage].get("front"), self.combatants(stage)
 
             def on_stage(st, pid):
                 return [c for c in st.zones[pid][stage] if c.slot is not None and (front is None or c.slot < front)
-                        and c.spec.type in ("character", "unit")]
+                        and c.spec.type in kinds]
             return on_stage
         field = self.zone_or_none("field")
         if field is None:
             return lambda st, pid: []
-        return lambda st, pid: [c for c in st.zones[pid][field] if c.spec.type in ("character", "unit")]
+        kinds = self.combatants(field)
+        return lambda st, pid: [c for c in st.zones[pid][field] if c.spec.type in kinds]
+
+    def combatants(self, zone) -> tuple:
+        """The card types that attack and block from the zone: its 'combatants', else character and unit."""
+        return self.game.zones[zone].get("combatants") or ("character", "unit")
 
     def active(self):
         """The active character (the top card) of a faction's party."""

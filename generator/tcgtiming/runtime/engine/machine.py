@@ -252,8 +252,12 @@ class Machine(Flow, Windows, Abilities):
             raise OutOfSteps  # run again with the recent entries kept, to name the cycle
         from .budget import budget_message
         node = self.prog.nodes[self.at]
-        raise SimulationError("R502", budget_message(self.prog, self.sc.max_steps, self.ring), node.loc,
-                              help="the definition loops without end: give the loop an exit, or raise max_steps")
+        waiting = sum(len(self.pending[p]) for p in self.players)
+        help = "the definition loops without end: give the loop an exit, or raise max_steps"
+        if waiting:  # the cycle may wait for abilities that nothing resolves or puts on a stack
+            help = (f"{waiting} pending abilit{'y' if waiting == 1 else 'ies'} never resolve: does a check timing, a "
+                    "resolve_pending action or a window's before_priority: [stack_pending] reach them? Else " + help[4:])
+        raise SimulationError("R502", budget_message(self.prog, self.sc.max_steps, self.ring), node.loc, help=help)
 
     # --- turns -----------------------------------------------------------------------------------
     def end_of_turn(self) -> None:

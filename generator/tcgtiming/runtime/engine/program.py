@@ -28,6 +28,13 @@ def _failing(err: SimulationError):
     return fail
 
 
+def together(acts):
+    """Several actions of one node, done in order as one entry: the event lists what each did."""
+    def run(st):
+        return ("together", tuple([act(st) for act in acts]))
+    return run
+
+
 class Program:
     def __init__(self, game: m.Game, *, actions: dict | None = None, predicates: dict | None = None,
                  effects: dict | None = None):
@@ -47,10 +54,14 @@ class Program:
         self.loop_when: dict[int, object] = {}
         self.actor_seat: dict[int, int] = {}
         self.windows: dict[int, tuple] = {}
+        self.window_params: dict[int, frozenset] = {}  # a window whose plays name parameters of its procedure
+        self.before_priority: dict[int, tuple] = {}  # a window's own actions before priority (when it has them)
         for ni, node in enumerate(self.nodes):
             cx.node = node
             if node.action is not None:
                 self.actions[ni] = self.compile_action(node.action, node)
+            if node.also:
+                self.actions[ni] = together((self.actions[ni],) + tuple(self.compile_action(a, node) for a in node.also))
             if node.kind == "auto" and node.action is not None and node.action.arg("player") in game.roles:
                 self.actor_seat[ni] = self._seat(node.action.arg("player"))
             if node.kind == "player":
@@ -66,11 +77,19 @@ class Program:
                 who = tuple(self._seat(r) for r in w.who)
                 need = w.passes if w.close == "consecutive_passes" else (len(set(who)) if w.close == "all_pass" else 1)
                 self.windows[ni] = (self._seat(w.first), who, need)
+                params = game.containers[node.procedure].params if node.procedure else ()
+                if any(p in params for p in w.plays):  # kinds given by the call: worked out at each visit
+                    self.window_params[ni] = frozenset(p for p in w.plays if p in params)
+                if w.before_priority is not None:
+                    self.before_priority[ni] = tuple(self.compile_action(a, node) for a in w.before_priority)
         cx.node = None
         # play kinds only some roles may play (a timing the text names, seen from the player): their seats
         self.play_by = {k: frozenset(self._seat(r) for r in p.get("by")) for k, p in game.plays.items() if p.get("by")}
         self.rule_when = {rp.id: self.condition(rp.when) for rp in game.rule_processes.values() if rp.when is not None}
         self.rule_do = {rp.id: tuple(self.compile_action(a, None) for a in rp.actions) for rp in game.rule_processes.values()}
+        # play kinds: the condition each needs (tested with 'self' the player), the ones that never stack
+        self.play_when = {k: self.condition(p.get("when")) for k, p in game.plays.items() if p.get("when") is not None}
+        self.no_stack = frozenset(k for k, p in game.plays.items() if p.get("stack") is False)
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")
         self.check_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "check")
         from .source import rule_scan

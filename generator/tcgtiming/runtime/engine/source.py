@@ -188,8 +188,16 @@ class Gen:
         return [f"return {prog.index[x]}"]
 
     def child(self, ch: str) -> list[str]:
-        return [f"r = {self.fn[ch]}(st, e)", "if r is not None:", f"    t = {self.dname}.get(r)",
-                "    if t is None:", "        return r", "    pc, e = t", "    continue", "e = None"]
+        call = [f"r = {self.fn[ch]}(st, e)", "if r is not None:", f"    t = {self.dname}.get(r)",
+                "    if t is None:", "        return r", "    pc, e = t", "    continue"]
+        c = self.game.containers[ch]
+        if c.skip_if is None:
+            return call + ["e = None"]
+        # skipped when its condition holds as it would begin (not when a jump lands inside it)
+        test = self.test(c.skip_if, self.prog.condition(c.skip_if))
+        out = [f"if e is None and {test}:"]
+        out.append(f"    o(({self.prog.index[c.begin]}, {self.const('E', ('skipped',))}))" if self.traced else "    pass")
+        return out + ["else:"] + ["    " + x for x in call] + ["e = None"]
 
     def test(self, cond, fn) -> str:
         """A condition in the code: its expression when it has one, else a call of its compiled test."""

@@ -3,7 +3,8 @@ the window closes, and the stack resolved newest first (each item an entry of it
 the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
-from .abilities import SCOPE
+from ...core.text import cond_text
+from .abilities import IDLE, SCOPE
 from .cards import choice_naming
 from .effects import payable
 from .state import Registry, SimulationError, StackItem
@@ -20,11 +21,15 @@ class Windows:
         w = node.window
         first_i, who_i, need = prog.windows[ni]
         seat, out = self.seat, self.out
+        plays = self.window_plays(ni, w)
         first = seat[first_i]
         allowed = {seat[i] for i in who_i}
         self.at = self.node = ni
-        # abilities triggered just before a window go on the stack first (turn player's first)
-        if w.resolve == "stack" and prog.game.check_timing is None:
+        hook = prog.before_priority.get(ni)
+        if hook is not None:
+            self.before_priority(ni, hook)
+        elif w.resolve != "immediate" and prog.game.check_timing is None:
+            # the default: abilities triggered just before a window go on the stack first (turn player's first)
             for pid in (seat[0], seat[1]):
                 while self.pending[pid]:
                     p = self.pop_pending(pid, 0)
@@ -34,7 +39,7 @@ class Windows:
         while True:
             self.tick()
             pid = self.priority
-            play, by = self.window_decision(node, w, pid) if pid in allowed else (None, None)
+            play, by = self.window_decision(node, plays, pid) if pid in allowed else (None, None)
             if play is None:  # a pass (a role that may not act here passes by itself)
                 passes += 1
                 if pid in allowed and out is not None:
@@ -44,6 +49,8 @@ class Windows:
                     if not self.close_window(ni, w):
                         break
                     passes = 0
+                    if hook is not None:
+                        self.before_priority(ni, hook)
                     self.set_priority(first)
                 continue
             card, ab, target = play
@@ -55,7 +62,7 @@ class Windows:
             paid = (paid,) if paid else ()  # what the play cost, when it cost something (the entry tells it)
             passes = 0
             self.fire("played", card)
-            if w.resolve == "stack":
+            if w.resolve != "immediate" and ab.play not in prog.no_stack:
                 self.push(item)
                 if out is not None:
                     out((ni, ("window_play", card.id, ab.id, None) + paid, pid, by))
@@ -63,11 +70,39 @@ class Windows:
                 done = self.resolve_effects(ab, card, pid, item, target)
                 if out is not None:
                     out((ni, ("window_play", card.id, ab.id, done) + paid, pid, by))
+            if hook is not None:
+                self.before_priority(ni, hook)
             if w.after_play == "alternate":
                 self.set_priority(self.other(pid))
         self.set_priority(None)
 
-    def window_decision(self, node, w, pid):
+    def before_priority(self, ni: int, hook) -> None:
+        """The window's own actions before a player receives priority (rule processing, waiting
+        abilities onto the stack): an entry of the window when one of them did something."""
+        if not hook:
+            return
+        self.tick()
+        out = self.out
+        if out is not None:
+            out(SCOPE)
+        done = tuple(d for d in (act(self) for act in hook) if d not in IDLE)
+        if out is not None and done:
+            out((ni, ("before_priority", done)))
+
+    def window_plays(self, ni, w) -> tuple:
+        """The kinds of play the window allows now: its plays, a parameter of its procedure standing
+        for the kinds the call being run gives."""
+        params = self.prog.window_params.get(ni)
+        if params is None:
+            return w.plays
+        args = dict(self.prog.nodes[self.frames[-1]].call_args) if self.frames else {}
+        out = []
+        for p in w.plays:
+            v = args.get(p, ()) if p in params else p
+            out += list(v) if isinstance(v, tuple) else [v]
+        return tuple(out)
+
+    def window_decision(self, node, plays, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
         ch = self.next_choice(node.id, decision=True)
         if ch is not None and ch.take != "pass" and ch.card:
@@ -76,19 +111,22 @@ class Windows:
                 raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",
                                       ch.loc, help="choices at a window are taken in priority order")
             ab = next((x for x in card.spec.abilities if x.kind == "activated" and (ch.ability in (None, x.id))), None)
-            if ab is None or ab.play not in w.plays:
-                kinds = ", ".join(w.plays) or "none"
+            if ab is None or ab.play not in plays:
+                kinds = ", ".join(plays) or "none"
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
                                       f"({node.label.en}): allowed here: {kinds}", ch.loc)
-            if not self.may_play(pid, ab.play):
-                kinds = ", ".join(k for k in w.plays if self.may_play(pid, k)) or "none"
+            if not self.played_by(pid, ab.play):
+                kinds = ", ".join(k for k in plays if self.may_play(pid, k)) or "none"
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
                                       f"({node.label.en}) by {self.who(pid)}: its timing ({ab.play}) is another "
                                       f"player's; allowed to them here: {kinds}", ch.loc)
+            if not self.play_when_holds(pid, ab.play):
+                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played now: a play of kind '{ab.play}' "
+                                      f"needs {cond_text(self.prog.game.plays[ab.play].get('when'))}", ch.loc)
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
-        playable = self.playable(pid, w)
+        playable = self.playable(pid, plays)
         if not playable:
             return None, None  # nothing to play: passing is forced, not a decision
         if self.strict:
@@ -112,41 +150,66 @@ class Windows:
             if self.out is not None:
                 self.out((ni, ("window_closes",)))
             return False
-        n = self.resolve_stack()
-        if self.out is not None:
-            self.out((ni, ("stack_resolved", n)))
+        if w.resolve == "top":
+            self.resolve_top()
+        else:
+            n = self.resolve_stack()
+            if self.out is not None:
+                self.out((ni, ("stack_resolved", n)))
         return w.after_resolve == "reopen"
 
-    def playable(self, pid, w):
+    def playable(self, pid, plays):
         out = []
         for z in self.prog.cx.zones_of("hand", "stage", "field"):
             for card in self.zones[pid][z]:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
-                    if ab.kind == "activated" and ab.play in w.plays and self.may_play(pid, ab.play):
+                    if ab.kind == "activated" and ab.play in plays and self.may_play(pid, ab.play):
                         out.append((card, ab, None))
         return out
 
     def may_play(self, pid, kind) -> bool:
+        """Whether the player may play this kind: a kind only some roles may play (``by``), and the
+        kind's own condition (``when``)."""
+        return self.played_by(pid, kind) and self.play_when_holds(pid, kind)
+
+    def played_by(self, pid, kind) -> bool:
         """Whether the player may play this kind (a kind some roles only may play: ``by``)."""
         seats = self.prog.play_by.get(kind)
         return seats is None or any(self.seat[i] == pid for i in seats)
+
+    def play_when_holds(self, pid, kind) -> bool:
+        """The play kind's own condition (if it has one) holds for the player ('self')."""
+        test = self.prog.play_when.get(kind)
+        if test is None:
+            return True
+        seat = self.seat
+        saved = seat[2], seat[3]
+        seat[2], seat[3] = pid, self.other(pid)
+        try:
+            return test(self)
+        finally:
+            seat[2], seat[3] = saved
 
     def resolve_stack(self) -> int:
         """Resolve the stack newest first, each item an entry of its own; the number resolved."""
         n = 0
         while self.stack:
-            self.tick()
-            item = self.pop_stack()
-            out = self.out
-            if out is not None:
-                out(SCOPE)
-            done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
-            if out is not None:
-                out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
+            self.resolve_top()
             n += 1
         return n
+
+    def resolve_top(self) -> None:
+        """The newest object of the stack resolves: an entry of its own."""
+        self.tick()
+        item = self.pop_stack()
+        out = self.out
+        if out is not None:
+            out(SCOPE)
+        done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
+        if out is not None:
+            out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
 
 
 def play_cost(st, card, ab, pid) -> tuple:
