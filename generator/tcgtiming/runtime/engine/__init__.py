@@ -40,6 +40,7 @@ from collections import deque
 
 from ...core import model as m
 from ...core.scenario import BUILTIN_EVENTS, Scenario
+from . import codegen
 from .conditions import PREDICATES
 from .effects import EFFECTS
 from .machine import Machine
@@ -50,7 +51,8 @@ from .state import GameOver, OutOfSteps, SimulationError
 
 def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None, explorer=None) -> Run:
     st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring, explorer=explorer)
-    turn = prog.turn(emit is not None)
+    # the fast tier (``codegen``), unless the closure tier is forced
+    turn = prog.turn(emit is not None) if codegen.CLOSURES else codegen.turn_for(prog, st, emit is not None)
     for t in range(scenario.turns):
         st.turn_index = t
         if emit is not None:
