@@ -63,9 +63,9 @@ class Fast(Gen):
 
     def function(self, cid: str) -> list[str]:
         lines = super().function(cid)
-        if not self.events:  # nothing listens: no firing function is read
-            return [x for x in lines if x.strip() != "L = st.listen"]
-        return [x.replace("L = st.listen", "L = st.listen; FI = st.firers") for x in lines]
+        # the code here reads no listener index; the scenario's firing functions only if it fires
+        fires = any("FI[" in x for x in lines)
+        return [x.replace("L = st.listen", "FI = st.firers") for x in lines if fires or x.strip() != "L = st.listen"]
 
     def node(self, b: int, nid: str) -> list[str]:
         prog, T = self.prog, self.traced
@@ -142,6 +142,8 @@ class Fast(Gen):
             lines += ["        c.mods = []", "        c.damage = 0"]
         else:
             lines += ["for c in cs:", f"    st.move_card(c, {to!r})"]
+        if not T:  # the event is only recorded
+            return lines
         if what == "draw":
             lines.append("ev = ('draw', p, tuple([c.id for c in cs]))")
         else:
@@ -153,14 +155,17 @@ class Fast(Gen):
         """The only pending ability, without a cost, no choice scripted for the node: resolved in place;
         anything else: the closure."""
         a = self.const("A", self.prog.actions[ni])
-        pop = f"st.pop_pending(p, 0)" if self.traced else "q.pop(0)"
-        return [f"p = st.seat[{seat}]", "q = st.pending[p]",
-                f"if q.n == 1 and not q.log[q.head].ability.cost and not st.choices.get({n.id!r}):",
-                f"    x = {pop}", "    ab = x.ability",
-                "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
-                "if ab.effect else ())",
-                "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",
-                "else:", f"    ev = {a}(st)"]
+        head = [f"p = st.seat[{seat}]", "q = st.pending[p]",
+                f"if q.n == 1 and not q.log[q.head].ability.cost and not st.choices.get({n.id!r}):"]
+        if not self.traced:
+            return head + ["    x = q.pop(0)", "    ab = x.ability",
+                           "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
+                           "elif q.n:", f"    {a}(st)"]
+        return head + ["    x = st.pop_pending(p, 0)", "    ab = x.ability",
+                       "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
+                       "if ab.effect else ())",
+                       "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",
+                       "else:", f"    ev = {a}(st)"]
 
     # --- player actions ------------------------------------------------------------------------------
     def player(self, ni: int, n) -> list[str] | None:

@@ -16,6 +16,7 @@ from ...core.scenario import Scenario
 from .abilities import Abilities
 from .flow import Flow
 from .state import OutOfSteps, Queue, RCard, SimulationError
+from .template import builder
 from .windows import Windows
 
 
@@ -50,19 +51,11 @@ class Machine(Flow, Windows, Abilities):
         self.players, self.names = setup.players, setup.names
         self.first_turn = scenario.first_turn
         self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
-        self.zones: dict[str, dict[str, list[RCard]]] = {}
-        self.cards = cards = {}
-        made = []
-        for pid, layout in setup.zones:
-            zones = self.zones[pid] = {}
-            for z, specs in layout:
-                here = zones[z] = [RCard(spec, pid, base, z, slot) for spec, base, slot in specs]
-                made += here
-        for card in made:
-            cards[card.id] = card
-        # the index of auto abilities by event: (card, ability, every, zone, own card only, condition),
-        # in the order of the scenario's cards
-        self.listen = {ev: [(made[it[0]],) + it[1:] for it in items] for ev, items in setup.listen}
+        # the cards, zones (player -> zone -> cards), cards by id and the index of auto abilities by event
+        # ((card, ability, every, zone, own card only, condition), in the order of the scenario's cards):
+        # made by the scenario's setup code (``template``)
+        self.zones: dict[str, dict[str, list[RCard]]]
+        builder(setup)(self)
         tp = scenario.turn_player
         other = [p for p in self.players if p != tp]
         self.seat = [tp, other[0] if other else tp, None, None]  # turn, non-turn, self, self's opponent
