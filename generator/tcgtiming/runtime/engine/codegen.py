@@ -18,6 +18,8 @@ Two variants per key, traced and untraced; the untraced one has no record at all
 forces the closure tier (``source``): used by the test that compares the two tiers' records."""
 from __future__ import annotations
 
+import re
+
 from . import firers as firing
 from .abilities import ABILITY_ACTIONS
 from .cards import CARD_ACTIONS
@@ -65,6 +67,8 @@ class Fast(Gen):
         lines = super().function(cid)
         # the code here reads no listener index; the scenario's firing functions only if it fires
         fires = any("FI[" in x for x in lines)
+        if any(re.search(r"\bL\b", x) for x in lines if x.strip() != "L = st.listen"):
+            return [x.replace("L = st.listen", "L = st.listen; FI = st.firers") for x in lines]  # code of ``source`` reads it
         return [x.replace("L = st.listen", "FI = st.firers") for x in lines if fires or x.strip() != "L = st.listen"]
 
     def node(self, b: int, nid: str) -> list[str]:
