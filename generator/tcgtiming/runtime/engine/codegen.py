@@ -65,11 +65,23 @@ class Fast(Gen):
 
     def function(self, cid: str) -> list[str]:
         lines = super().function(cid)
-        # the code here reads no listener index; the scenario's firing functions only if it fires
-        fires = any("FI[" in x for x in lines)
-        if any(re.search(r"\bL\b", x) for x in lines if x.strip() != "L = st.listen"):
-            return [x.replace("L = st.listen", "L = st.listen; FI = st.firers") for x in lines]  # code of ``source`` reads it
-        return [x.replace("L = st.listen", "FI = st.firers") for x in lines if fires or x.strip() != "L = st.listen"]
+        body = [x for x in lines[1:] if x.strip() != "L = st.listen"]
+        if any(re.search(r"\bL\b", x) for x in body):  # code of ``source`` that reads the listener index
+            return lines
+        # read once per call of the function: the procedure frames, each firing function it calls
+        head, fired = [lines[0]], {}
+        for ev in sorted(set(re.findall(r"FI\[('[^']*'|\"[^\"]*\")\]", "\n".join(body)))):
+            fired[ev] = f"X{len(fired)}"
+            head.append(f"    {fired[ev]} = st.firers[{ev}]")
+        if any("st.frames." in x for x in body):
+            head.append("    FR = st.frames")
+        out = []
+        for x in body:
+            x = x.replace("st.frames.append(", "FR.append(").replace("st.frames.pop()", "FR.pop()")
+            for ev, name in fired.items():
+                x = x.replace(f"FI[{ev}]", name)
+            out.append(x)
+        return head + out
 
     def node(self, b: int, nid: str) -> list[str]:
         prog, T = self.prog, self.traced
@@ -185,16 +197,17 @@ class Fast(Gen):
                 return None  # a condition without an expression may read the chosen card: the machine's
             tests.append(src)
         take = self.const("K", {c.id: k for k, c in enumerate(n.choices)})
-        ok = " or ".join(f"(k == {k} and not {t})" for k, t in enumerate(tests) if t is not None) or "False"
+        ok = " or ".join(f"(k == {k} and not {t})" for k, t in enumerate(tests) if t is not None)
         jump_lines = []
         for i, c in enumerate(n.choices):
             head = "if k == 0:" if i == 0 else ("else:" if i == len(n.choices) - 1 else f"elif k == {i}:")
             jump_lines += [head] + ["    " + x for x in self.jump_lines(c.entry)]
         lines = [f"lst = st.choices.get({n.id!r})", "k = -1",
                  "if lst and id(lst[0]) not in st.used_choices:", "    ch = lst[0]",
-                 f"    k = {take}.get(ch.take, -1) if ch.take is not None and not ch.card else -1",
-                 f"    if k >= 0 and ({ok}):", "        k = -1",
-                 "if k < 0:", f"    k = st.player({ni})", "else:", "    lst.popleft()", "    st.used_choices.add(id(ch))",
+                 f"    k = {take}.get(ch.take, -1) if ch.take is not None and not ch.card else -1"]
+        if ok:  # the option the choice takes is not available: the machine says why
+            lines += [f"    if k >= 0 and ({ok}):", "        k = -1"]
+        lines += ["if k < 0:", f"    k = st.player({ni})", "else:", "    lst.popleft()", "    st.used_choices.add(id(ch))",
                  "    t = Taken(ch)", "    st.taken.append(t)", "    t.read.add('take')",
                  f"    st.at = st.node = {ni}", f"    st.player_choice_node, st.player_choice = {n.id!r}, t",
                  "    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
