@@ -253,7 +253,8 @@ class Machine(Flow, Windows, Abilities):
         for pid in self.players:
             for z in self.zones[pid].values():
                 for c in z:
-                    c.mods = []
+                    if c.mods:  # a card without modifiers keeps its empty list (no allocation per card and turn)
+                        c.mods = []
                     c.used = False
         if self.prog.game.roles_swap:
             self.seat[0], self.seat[1] = self.seat[1], self.seat[0]
