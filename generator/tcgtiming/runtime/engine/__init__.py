@@ -19,7 +19,10 @@ The modules, by concern:
 ``state``       errors, cards, pending abilities and the stack (O(1) snapshots), the registry
 ``context``     what the compilers resolve ahead of time: seats, constants, zones by role
 ``program``     ``Program``: a game compiled once; ``program_for`` (cached)
-``source``      the graph as Python code
+``source``      the graph as Python code (the closure tier: each node's work a compiled closure)
+``codegen``     the fast tier ``simulate`` uses: the common nodes' work written into that code too
+``firers``      a scenario's firing functions, one per event its cards listen to
+``template``    a scenario's starting state (cards, zones, listeners) as code
 ``machine``     ``Machine``: the run state and its services (moves, facts, budget, fingerprint)
 ``flow``        decisions; player actions, for-each, the end of the game
 ``windows``     priority windows and the stack

@@ -22,7 +22,7 @@ import re
 
 from . import firers as firing
 from .abilities import ABILITY_ACTIONS
-from .cards import CARD_ACTIONS
+from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
 from .source import Gen
 from .state import GameOver, SimulationError
@@ -109,7 +109,7 @@ class Fast(Gen):
             body = self.action(ni, n)
             if body is not None:
                 return self.wrap(ni, k, body)
-        if k == "player" and n.choices and n.action is None:
+        if k == "player":
             fast = self.player(ni, n)
             if fast is not None:
                 return fast
@@ -185,19 +185,47 @@ class Fast(Gen):
 
     # --- player actions ------------------------------------------------------------------------------
     def player(self, ni: int, n) -> list[str] | None:
-        """A player action with options, answered by the next choice scripted for it (an available
-        option, no card): the decision in place; anything else: ``Machine.player``."""
-        tests = []
-        for k, c in enumerate(n.choices):
+        """A player action: with options, answered by the next choice scripted for it (an available
+        option, no card); yes or no, answered by one; or only something to do: the decision in place.
+        Anything else (no choice keyed to the node, a card named, an option not available): the
+        machine's ``player``, before anything has changed."""
+        if n.choices:
+            return self.options(ni, n) if n.action is None else None
+        T, prog = self.traced, self.prog
+        act = prog.actions.get(ni)
+        did = f"{self.const('A', act)}(st)" if act is not None else self.const("E", LABEL)
+        actor = f"st.seat[{prog.actor_seat[ni]}]"
+        head = [f"st.at = st.node = {ni}"] + ([f"a = {actor}"] if T else [])
+        if not n.may:  # only something to do: no decision (its action takes a choice when it needs one)
+            lines = head + [f"st.player_choice_node, st.player_choice = {n.id!r}, None"]
+            return lines + ([f"o(({ni}, {did}, a, None))"] if T else [f"{did}" if act is not None else "pass"])
+        lines = [f"lst = st.choices.get({n.id!r})", "if lst and id(lst[0]) not in st.used_choices:"]
+        lines += ["    " + x for x in head + self.taken(n)]
+        lines += ["    c = ch.card", "    st._chosen, st._chosen_by = (st.cards.get(c) if c else None), t",
+                  "    t.read.add('take')", "    if ch.take != 'no':", f"        st.decisions[{n.id!r}] = 'yes'"]
+        lines += [f"        o(({ni}, ('does', {did}), a, 'scenario'))" if T else
+                  (f"        {did}" if act is not None else "        pass")]
+        lines += ["    else:", f"        st.decisions[{n.id!r}] = 'no'"]
+        if T:
+            lines.append(f"        o(({ni}, {self.const('E', ('declines',))}, a, 'scenario'))")
+        return lines + ["else:", f"    st.player({ni})"]
+
+    def taken(self, n) -> list[str]:
+        """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read)."""
+        return ["ch = lst.popleft()", "st.used_choices.add(id(ch))", "t = Taken(ch)", "st.taken.append(t)",
+                f"st.player_choice_node, st.player_choice = {n.id!r}, t"]
+
+    def options(self, ni: int, n) -> list[str]:
+        tests, closures = [], False
+        for k, c in enumerate(n.choices):  # every option's condition, in order, as the machine tests them
             if c.when is None:
-                tests.append(None)
+                tests.append("True")
                 continue
             src = self.prog.source_of(c.when)
             if src is None:
-                return None  # a condition without an expression may read the chosen card: the machine's
+                src, closures = f"{self.const('C', self.prog.option_when[ni][k])}(st)", True
             tests.append(src)
         take = self.const("K", {c.id: k for k, c in enumerate(n.choices)})
-        ok = " or ".join(f"(k == {k} and not {t})" for k, t in enumerate(tests) if t is not None)
         jump_lines = []
         for i, c in enumerate(n.choices):
             head = "if k == 0:" if i == 0 else ("else:" if i == len(n.choices) - 1 else f"elif k == {i}:")
@@ -205,12 +233,13 @@ class Fast(Gen):
         lines = [f"lst = st.choices.get({n.id!r})", "k = -1",
                  "if lst and id(lst[0]) not in st.used_choices:", "    ch = lst[0]",
                  f"    k = {take}.get(ch.take, -1) if ch.take is not None and not ch.card else -1"]
-        if ok:  # the option the choice takes is not available: the machine says why
-            lines += [f"    if k >= 0 and ({ok}):", "        k = -1"]
-        lines += ["if k < 0:", f"    k = st.player({ni})", "else:", "    lst.popleft()", "    st.used_choices.add(id(ch))",
-                 "    t = Taken(ch)", "    st.taken.append(t)", "    t.read.add('take')",
-                 f"    st.at = st.node = {ni}", f"    st.player_choice_node, st.player_choice = {n.id!r}, t",
-                 "    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
+        if any(t != "True" for t in tests):  # the option taken must be available (else the machine says why)
+            if closures:  # a compiled test may read the chosen card: none is chosen (the choice names none)
+                lines.append("    st._chosen = None")
+            lines += [f"    if k >= 0 and not ({', '.join(tests)},)[k]:", "        k = -1"]
+        lines += ["if k < 0:", f"    k = st.player({ni})", "else:"]
+        lines += ["    " + x for x in [f"st.at = st.node = {ni}"] + self.taken(n)]
+        lines += ["    t.read.add('take')", "    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
         if self.traced:
             lines.append(f"    o(({ni}, ('choose', ch.take, None), st.seat[{self.prog.actor_seat[ni]}], 'scenario'))")
         return lines + jump_lines
