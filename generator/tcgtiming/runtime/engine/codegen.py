@@ -11,8 +11,9 @@ closure is called, as in ``source``, so every run records the same entries eithe
   zone, its values reset, the ``move`` facts - when no card event (entered, left the stage) listens
   and the game has no interrupt-type rule; a move onto or off the stage calls ``move_card`` per card;
 - resolving the only pending ability of a player, with no cost and no choice scripted for the node;
-- a player action with options whose next scripted choice is keyed to it and takes an available
-  option (conditions with an expression only).
+- a player action: with options, when its next scripted choice is keyed to it, names no card and
+  takes an available option (every option's condition tested, in order, as the machine does); yes
+  or no, when a choice keyed to it answers; only something to do, always.
 
 Two variants per key, traced and untraced; the untraced one has no record at all. ``CLOSURES``
 forces the closure tier (``source``): used by the test that compares the two tiers' records."""
