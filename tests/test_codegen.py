@@ -84,3 +84,16 @@ def test_simulate_uses_the_fast_tier():
     assert {traced for traced, _ in prog._fast_turns} == {True, False}
     src = "".join(prog.fast_sources.values())
     assert "def F0(st, e):" in src
+
+
+@pytest.mark.parametrize("path", SCENARIOS[::3], ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_setup_code_and_setup_loop_start_the_same_run(path, monkeypatch):
+    """A scenario's starting state made by its generated code, or by the loop that sets up large ones."""
+    from tcgtiming.runtime.engine import template
+
+    game, sc = load(path)
+    coded = outcome(game, sc, False, strict=True)
+    game, sc = load(path)  # a new scenario: its set-up made again
+    monkeypatch.setattr(template, "CODE_CARDS", 0)
+    assert outcome(game, sc, False, strict=True) == coded
+    assert template.builder(program_for(game).setup(sc)).__code__.co_filename != "<tcgtiming scenario setup>"
