@@ -63,7 +63,7 @@ def compare(items, show: int) -> bool:
     total = same = {"ja": 0, "en": 0}
     total, same = collections.Counter(), collections.Counter()
     for name, game, sc in items:
-        old = legacy_simulate(game, sc, strict=True)
+        old = legacy_simulate(game, sc, strict=True)  # only the scenarios it can run (``runnable``)
         new = simulate(game, sc, strict=True)
         ours = [e for e in new.entries if e.kind not in SUB]
         problems = []
@@ -110,6 +110,20 @@ def compare(items, show: int) -> bool:
     return ok
 
 
+def runnable(items):
+    """The scenarios the interpreter before can run: a scenario using a rule word added since it was
+    retired (a predicate, an action, a kind of node) is left out of the comparison, and named."""
+    out = []
+    for name, game, sc in items:
+        try:
+            legacy_simulate(game, sc, strict=True)
+        except Exception as exc:  # noqa: BLE001 - the old code's own failure: the word it does not know
+            print(f"  {name}: left out, the interpreter before cannot run it ({type(exc).__name__}: {exc})")
+            continue
+        out.append((name, game, sc))
+    return out
+
+
 def timed(fn, seconds):
     n, t = 1, 0.0
     while True:
@@ -134,9 +148,11 @@ def main() -> int:
     ap.add_argument("--json")
     ap.add_argument("--diffs", action="store_true", help="show an example of each kind of narration difference")
     args = ap.parse_args()
-    items = scenarios()
+    shipped = scenarios()
     print(f"date {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, Python {platform.python_version()}, "
-          f"nproc {os.cpu_count()}, {len(items)} scenarios")
+          f"nproc {os.cpu_count()}, {len(shipped)} scenarios")
+    items = runnable(shipped)
+    print(f"{len(items)} of the {len(shipped)} shipped scenarios run on the interpreter before")
     print("compare (facts entry by entry, then the narration):")
     ok = compare(items, args.diffs)
     rows = {}

@@ -19,7 +19,10 @@ The modules, by concern:
 ``state``       errors, cards, pending abilities and the stack (O(1) snapshots), the registry
 ``context``     what the compilers resolve ahead of time: seats, constants, zones by role
 ``program``     ``Program``: a game compiled once; ``program_for`` (cached)
-``source``      the graph as Python code
+``source``      the graph as Python code (the closure tier: each node's work a compiled closure)
+``codegen``     the fast tier ``simulate`` uses: the common nodes' work written into that code too
+``firers``      a scenario's firing functions, one per event its cards listen to
+``template``    a scenario's starting state (cards, zones, listeners) as code
 ``machine``     ``Machine``: the run state and its services (moves, facts, budget, fingerprint)
 ``flow``        decisions; player actions, for-each, the end of the game
 ``windows``     priority windows and the stack
@@ -40,6 +43,7 @@ from collections import deque
 
 from ...core import model as m
 from ...core.scenario import BUILTIN_EVENTS, Scenario
+from . import codegen
 from .conditions import PREDICATES
 from .effects import EFFECTS
 from .machine import Machine
@@ -50,7 +54,8 @@ from .state import GameOver, OutOfSteps, SimulationError
 
 def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None, explorer=None) -> Run:
     st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring, explorer=explorer)
-    turn = prog.turn(emit is not None)
+    # the fast tier (``codegen``), unless the closure tier is forced
+    turn = prog.turn(emit is not None) if codegen.CLOSURES else codegen.turn_for(prog, st, emit is not None)
     for t in range(scenario.turns):
         st.turn_index = t
         if emit is not None:

@@ -16,6 +16,7 @@ from ...core.scenario import Scenario
 from .abilities import Abilities
 from .flow import Flow
 from .state import OutOfSteps, Queue, RCard, SimulationError
+from .template import builder
 from .windows import Windows
 
 
@@ -51,19 +52,11 @@ class Machine(Flow, Windows, Abilities):
         self.first_turn = scenario.first_turn
         self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
         self.stateful = setup.stateful  # the zones whose cards keep a state (the rule file's keeps_state)
-        self.zones: dict[str, dict[str, list[RCard]]] = {}
-        self.cards = cards = {}
-        made = []
-        for pid, layout in setup.zones:
-            zones = self.zones[pid] = {}
-            for z, specs in layout:
-                here = zones[z] = [RCard(spec, pid, base, z, slot) for spec, base, slot in specs]
-                made += here
-        for card in made:
-            cards[card.id] = card
-        # the index of auto abilities by event: (card, ability, every, zone, own card only, condition),
-        # in the order of the scenario's cards
-        self.listen = {ev: [(made[it[0]],) + it[1:] for it in items] for ev, items in setup.listen}
+        # the cards, zones (player -> zone -> cards), cards by id and the index of auto abilities by event
+        # ((card, ability, every, zone, own card only, condition), in the order of the scenario's cards):
+        # made by the scenario's setup code (``template``)
+        self.zones: dict[str, dict[str, list[RCard]]]
+        builder(setup)(self)
         tp = scenario.turn_player
         other = [p for p in self.players if p != tp]
         self.seat = [tp, other[0] if other else tp, None, None]  # turn, non-turn, self, self's opponent
@@ -264,7 +257,8 @@ class Machine(Flow, Windows, Abilities):
         for pid in self.players:
             for z in self.zones[pid].values():
                 for c in z:
-                    c.mods = []
+                    if c.mods:  # a card without modifiers keeps its empty list (no allocation per card and turn)
+                        c.mods = []
                     c.used = False
         if self.prog.game.roles_swap:
             self.seat[0], self.seat[1] = self.seat[1], self.seat[0]
