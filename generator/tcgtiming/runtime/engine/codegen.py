@@ -89,14 +89,10 @@ class Fast(Gen):
         ni = prog.index[nid]
         n = self.game.nodes[nid]
         k = n.kind
+        # a play scripted where no one may play is refused when the run comes there (as on the closure tier)
+        refuse = [f"if st.choices.get({nid!r}): st.closed_play({ni})"]
         if k == "trigger":
-            if n.event in self.events:
-                if T:  # the entry names the abilities made pending: the machine's own trigger
-                    return [f"st.at = {ni}", f"o(({ni}, st.trigger({n.event!r})))"]
-                return [f"FI[{n.event!r}](st, None)"]
-            if T:
-                return [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('trigger', n.event, ()))}))"]
-            return []
+            return refuse + self.trigger(ni, n)
         if k in ("check", "call"):
             out = []
             for line in super().node(b, nid):
@@ -109,7 +105,7 @@ class Fast(Gen):
         if k in ("auto", "closed") and n.action is not None and getattr(prog.actions.get(ni), "const", None) is None:
             body = self.action(ni, n)
             if body is not None:
-                return self.wrap(ni, k, body)
+                return refuse + self.wrap(ni, k, body)
         if k == "player":
             fast = self.player(ni, n)
             if fast is not None:
@@ -123,6 +119,17 @@ class Fast(Gen):
         ev = "('closed', ev)" if kind == "closed" else "ev"
         actor = f", st.seat[{self.prog.actor_seat[ni]}]" if ni in self.prog.actor_seat else ""
         return [f"st.at = {ni}"] + body + [f"o(({ni}, {ev}{actor}))"]
+
+    def trigger(self, ni: int, n) -> list[str]:
+        """A trigger point: nothing when no ability listens to its event."""
+        T = self.traced
+        if n.event in self.events:
+            if T:  # the entry names the abilities made pending: the machine's own trigger
+                return [f"st.at = {ni}", f"o(({ni}, st.trigger({n.event!r})))"]
+            return [f"FI[{n.event!r}](st, None)"]
+        if T:
+            return [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('trigger', n.event, ()))}))"]
+        return []
 
     # --- actions -------------------------------------------------------------------------------------
     def action(self, ni: int, n) -> list[str] | None:
@@ -151,7 +158,7 @@ class Fast(Gen):
             return None  # an empty deck asks the interrupt-type rules first
         T = self.traced
         lines = [f"p = st.seat[{seat}]", "Z = st.zones[p]", f"S = Z[{frm!r}]", f"cs = S[:{count}]"]
-        if self.plain_moves and self.stage not in (frm, to) and frm not in self.prog.stateful:
+        if self.plain_moves and self.stage not in (frm, to) and not self.game.zones[frm].get("keeps_state"):
             lines += ["if cs:", "    del S[:len(cs)]", f"    Z[{to!r}].extend(cs)", "    for c in cs:",
                       f"        c.zone = {to!r}"]
             if T:
