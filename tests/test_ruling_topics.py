@@ -14,6 +14,11 @@ from tcgtiming.frontend.pipeline import compile_file
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "rules").iterdir() if (p / "game.yaml").is_file())
 REQUIRED = ("check_timing", "priority", "closed", "loop", "cost", "game_end")
+# Topics a game cannot have a ruling on yet, with the reason; an entry must go once a ruling covers it.
+KNOWN_GAPS = {
+    "mtg": {"cost": "mana and mana costs are not modelled in rules/mtg yet (issue 15)",
+            "game_end": "life totals are not modelled, so no player can lose yet (issue 15)"},
+}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +34,9 @@ def rulings():
 @pytest.mark.parametrize("game", GAMES)
 def test_every_required_topic_has_a_ruling(game, rulings):
     seen = {t for res in rulings[game] for t in res.ruling.topics}
-    assert not set(REQUIRED) - seen, f"{game}: no ruling on {sorted(set(REQUIRED) - seen)}"
+    gaps = set(KNOWN_GAPS.get(game, {}))
+    assert not set(REQUIRED) - seen - gaps, f"{game}: no ruling on {sorted(set(REQUIRED) - seen - gaps)}"
+    assert not gaps & seen, f"{game}: {sorted(gaps & seen)} now covered: remove them from KNOWN_GAPS"
 
 
 @pytest.mark.parametrize("game", GAMES)

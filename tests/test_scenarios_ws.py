@@ -299,7 +299,7 @@ def test_a_single_loss_at_rule_processing_is_not_a_draw():
     assert (r.result, r.losers) == ("lose", ("p1",))
     assert verify(r, sc) == []
     rule, rp = at(r.entries, "check_timing.1")[-2:]  # the rule applied is an entry of its own
-    assert (rule.kind, rule.event, rule.changes) == ("rule", ("rule", "loss_no_cards", "p1", (("label",),)), (("lose", "p1"),))
+    assert (rule.kind, rule.event, rule.changes) == ("rule", ("rule", "loss_no_cards", "p1", (("loses", ("p1",)),)), (("lose", "p1"),))
     assert rp.event == ("rule_processing", 1)
     assert r.entries[-1].node == "check_timing.loss.turn_player.1"
 

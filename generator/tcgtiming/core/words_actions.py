@@ -11,6 +11,10 @@ from __future__ import annotations
 ACTION_WORDS: dict[str, tuple[str, str]] = {
     "act.rule_processing": ("ルール処理を行う（当てはまるものがなくなるまで）", "carry out the rule processing until none applies"),
     "act.resolve_pending": ("{0}が待機中の自動能力を1つ選んで解決する", "{0} picks one of their waiting abilities and resolves it"),
+    "act.stack_pending": ("待機中の誘発能力をスタックに置く（ターンプレイヤーのものから）", "waiting triggered abilities go on the stack, the turn player's first"),
+    "act.destroy_damaged": ("{0}の{1}のカードのうち、ダメージが{2}に達したものを{3}に置く", "{0}'s cards in {1} whose damage reaches their {2} go to {3}"),
+    "act.choose_card": ("決定の対象となるカードを{0}の{1}から定める", "the decision is about a card of {0}'s {1}"),
+    "act.choose_card.type": ("{}のみ", "{} only"),
     "act.draw": ("{0}がカードを{1}枚引く", "{0} draws {1} card(s)"),
     "act.set_state": ("{0}のカードを{1}にする", "{0}'s cards become {1}"),
     "act.set_state.zone": ("{}", "in {}"),
