@@ -36,11 +36,15 @@ def turn_for(prog, st, traced: bool):
     machine's firing functions."""
     events = frozenset(st.listen)
     st.firers = firing.firers(prog, st)
+    nodes = prog.game.nodes
+    # the nodes where the scenario scripts a play that no one may make there (refused when the run comes)
+    stray = frozenset(nid for nid, chs in st.choices.items() if nid in nodes
+                      and nodes[nid].kind in ("auto", "closed", "trigger") and any(c.take == "play" for c in chs))
     cache = prog.__dict__.setdefault("_fast_turns", {})
-    key = (traced, events)
+    key = (traced, events, stray)
     fn = cache.get(key)
     if fn is None:
-        gen = Fast(prog, traced, events)
+        gen = Fast(prog, traced, events, stray)
         src = gen.source()
         code = compile(src, f"<tcgtiming fast program of {prog.game.id}{' (traced)' if traced else ''}>", "exec")
         exec(code, gen.ns)
@@ -55,8 +59,8 @@ def _registered(prog, name: str, table: dict) -> bool:
 
 
 class Fast(Gen):
-    def __init__(self, prog, traced: bool, events: frozenset):
-        self.events = events
+    def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset()):
+        self.events, self.stray = events, stray
         super().__init__(prog, traced)
         self.ns.update(Taken=Taken, GameOver=GameOver)
         cx = prog.cx
@@ -85,12 +89,12 @@ class Fast(Gen):
         return head + out
 
     def node(self, b: int, nid: str) -> list[str]:
-        prog, T = self.prog, self.traced
+        prog = self.prog
         ni = prog.index[nid]
         n = self.game.nodes[nid]
         k = n.kind
         # a play scripted where no one may play is refused when the run comes there (as on the closure tier)
-        refuse = [f"if st.choices.get({nid!r}): st.closed_play({ni})"]
+        refuse = [f"st.closed_play({ni})"] if nid in self.stray else []
         if k == "trigger":
             return refuse + self.trigger(ni, n)
         if k in ("check", "call"):
@@ -158,7 +162,7 @@ class Fast(Gen):
             return None  # an empty deck asks the interrupt-type rules first
         T = self.traced
         lines = [f"p = st.seat[{seat}]", "Z = st.zones[p]", f"S = Z[{frm!r}]", f"cs = S[:{count}]"]
-        if self.plain_moves and self.stage not in (frm, to) and not self.game.zones[frm].get("keeps_state"):
+        if self.plain_moves and self.stage not in (frm, to) and frm not in self.prog.stateful:
             lines += ["if cs:", "    del S[:len(cs)]", f"    Z[{to!r}].extend(cs)", "    for c in cs:",
                       f"        c.zone = {to!r}"]
             if T:

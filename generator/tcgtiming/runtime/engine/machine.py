@@ -51,7 +51,7 @@ class Machine(Flow, Windows, Abilities):
         self.players, self.names = setup.players, setup.names
         self.first_turn = scenario.first_turn
         self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
-        self.stateful = setup.stateful  # the zones whose cards keep a state (the rule file's keeps_state)
+        self.stateful = prog.stateful  # the zones whose cards keep a state (the rule file's keeps_state)
         # the cards, zones (player -> zone -> cards), cards by id and the index of auto abilities by event
         # ((card, ability, every, zone, own card only, condition), in the order of the scenario's cards):
         # made by the scenario's setup code (``template``)

@@ -90,6 +90,8 @@ class Program:
         # play kinds: the condition each needs (tested with 'self' the player), the ones that never stack
         self.play_when = {k: self.condition(p.get("when")) for k, p in game.plays.items() if p.get("when") is not None}
         self.no_stack = frozenset(k for k, p in game.plays.items() if p.get("stack") is False)
+        # the zones whose cards keep a state (the rule file's keeps_state): leaving one clears it
+        self.stateful = frozenset(z for z, zone in game.zones.items() if zone.get("keeps_state"))
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")
         self.check_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "check")
         from .source import rule_scan
@@ -207,7 +209,6 @@ class Setup:
         self.names = {p[0]: p[1] for p in scenario.players}
         self.deck, self.stage = cx.zone_or_none("deck"), cx.zone_or_none("stage")
         self.zone_order = {z: i for i, z in enumerate(game.zones)}
-        self.stateful = frozenset(z for z, zone in game.zones.items() if zone.get("keeps_state"))
         zones, listen, i = [], {}, 0
         for pid, _, given in scenario.players:
             given = dict(given)
