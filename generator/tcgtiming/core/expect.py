@@ -73,6 +73,7 @@ class At:
     priority: str | None = None  # a player id, or "none"
     passes: int | None = None
     loc: m.Loc | None = None
+    values: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # player -> player value -> number
 
 
 @dataclass(frozen=True, slots=True)

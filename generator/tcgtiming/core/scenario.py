@@ -75,6 +75,7 @@ class Choice:
     ability: str | None
     target: str | None
     loc: m.Loc
+    blocks: tuple[tuple[str, str], ...] = ()  # (blocker, the attacker it blocks), in the order written
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,3 +96,4 @@ class Scenario:
     choices: tuple[Choice, ...]
     expect: Expect | None
     cites: tuple[m.Citation, ...] = ()
+    values: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # player -> player values set at the start (life)

@@ -34,6 +34,7 @@ Argument types
 ``list``      a list id of the game
 ``text``      free text
 ``bool``      true / false
+``player_value`` a player value of the game (``player_values``: life)
 ``enum:a|b``  one of the given words
 """
 from __future__ import annotations
@@ -124,7 +125,8 @@ PREDICATES: dict[str, Entry] = _entries(
           "(cards still to reveal or take one at a time); a call that deals damage sets them.", compare=True),
     # --- additions: versus ---
     Entry("has_keyword", "The player has a card with the given keyword skill (in the zone, if one is given).",
-          (_p("player:player"), _p("keyword:trait"), _p("zone?:zone"))),
+          (_p("player:player"), _p("keyword:trait"), _p("zone?:zone"),
+           _p("in_combat?:bool", "true: only the cards attacking or blocking in the current combat (declare_attackers)"))),
     Entry("untriggered", "An auto ability waiting for the event would trigger now but did not when the event last "
           "happened (its card arrived, or its condition came to hold, after that).", (_p("event:event"),)),
     Entry("has_type", "The player has a card of the given card type (in the zone, if one is given).",
@@ -144,6 +146,10 @@ PREDICATES: dict[str, Entry] = _entries(
           (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS))),
     Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw).",
           (_p("timing:timing"),)),
+    Entry("in_combat", "The player has a card attacking or blocking in the current combat (declare_attackers, declare_blockers).",
+          (_p("player:player"),)),
+    Entry("player_value", "Compares a player value of the player (life: see player_values).",
+          (_p("player:player"), _p("value:player_value")), compare=True),
 )
 
 ACTIONS: dict[str, Entry] = _entries(
@@ -236,6 +242,25 @@ ACTIONS: dict[str, Entry] = _entries(
     Entry("draw_modified", "The player draws a base number of cards, plus the X of every 'skill+X' and minus the X of every "
           "'skill-X' skill of the characters they control, never fewer than min (default 0).",
           (_p("player:role"), _p("base:int"), _p("skill:name", "the skill family, e.g. draw for draw+X / draw-X"), _p("min?:int"))),
+    # --- additions: mtg (combat with several attackers and blockers, player values) ---
+    Entry("declare_attackers", "The player attacks with any number of their ready (standing) cards that attack: the "
+          "cards the choice deciding to attack names (cards: [...]); each is put into 'state', if given (tapped), and "
+          "fires attack_declared. They stay attackers until the end of the turn.",
+          (_p("player:role"), _p("state?:enum:" + STATES, "the state attackers are put into (e.g. rest: tapped)"),
+           _p("defender?:role", "the player attacked (default: the other player)"))),
+    Entry("declare_blockers", "The player blocks with ready cards of theirs that are not attacking: the choice's "
+          "blocks: {blocker: attacker} (several blockers may block one attacker; none: no block).",
+          (_p("player:role"),)),
+    Entry("combat_damage", "The attacking and blocking cards still in play deal damage equal to their value 'stat', all "
+          "at once: a blocker to the attacker it blocks, a blocked attacker to its blockers (lethal damage to each in "
+          "the order listed, the rest to the last; none if they are all gone), an unblocked attacker to the player "
+          "attacked (lowering the player value 'life'). step first: only the cards with keyword 'first' or 'double'; "
+          "step regular: the cards without 'first', and those with 'double'. Damage is only marked on cards (a rule "
+          "process such as destroy_damaged removes them).",
+          (_p("step:enum:first|regular"), _p("stat:enum:power|ap|attack"), _p("first:trait"), _p("double:trait"),
+           _p("lethal:enum:" + DAMAGE_STATS), _p("life:player_value"))),
+    Entry("end_if_lost", "If a player has lost (a rule process's lose), the game ends here: the other player wins, or "
+          "it is a draw when both lost. Written in a window's before_priority after rule_processing."),
 )
 
 
@@ -251,8 +276,10 @@ EFFECTS: dict[str, Entry] = _entries(
     Entry("modify", "Change a value of a card until the end of the turn.",
           (_p("target:enum:self|attacker|defender|target"), _p("stat:enum:level|cost|power|soul|ap|dp|attack|defense|toughness"),
            _p("by:int"))),
-    Entry("damage", "Deal damage to a character: when it reaches the character's DP (or defense), the character goes to the zone.",
-          (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to:zone"))),
+    Entry("damage", "Deal damage to a character: with 'to', when it reaches the character's DP (or defense), the "
+          "character goes to the zone; without 'to', the damage is only marked (a rule process such as "
+          "destroy_damaged removes the card).",
+          (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to?:zone"))),
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
     Entry("pay", "A cost: the controller turns count cards of a zone (any zone) from one state to another (VERSUS: usable "

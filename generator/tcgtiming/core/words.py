@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .text import LANGS
 from .words_actions import ACTION_WORDS
+from .words_combat import COMBAT_WORDS
 from .words_judge import JUDGE_WORDS
 from .words_points import POINT_WORDS
 from .words_rules import RULE_WORDS
@@ -463,6 +464,7 @@ WORDS.update(TESTED_WORDS)  # what a branch tested, as the trace tells it
 WORDS.update(STACK_WORDS)  # windows' stack and priority constructs, skipped steps
 WORDS.update(RULE_WORDS)  # the rule language's own words (conditions in words), kept in their own module
 WORDS.update(ACTION_WORDS)  # the actions in words
+WORDS.update(COMBAT_WORDS)  # combat with several attackers and blockers, player values
 
 
 def word(key: str, lang: str, *args) -> str:

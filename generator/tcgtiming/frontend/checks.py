@@ -44,7 +44,7 @@ class FileChecks:
                               ("sources", i, "sections", j, "lines"), help="write [first, last]")
             self.opt_text(src.note, ("sources", i, "note"))
         for name, items in (("roles", rf.roles), ("zones", rf.zones), ("events", rf.events), ("plays", rf.plays),
-                            ("lists", rf.lists), ("rule_processes", rf.rule_processes)):
+                            ("lists", rf.lists), ("rule_processes", rf.rule_processes), ("player_values", rf.player_values)):
             self.unique([x.id for x in items], (name,), name.rstrip("s").replace("_", " "))
             for i, x in enumerate(items):
                 self.text(x.name, (name, i, "name"), f"the name of {name.rstrip('s')} '{x.id}'")
@@ -56,6 +56,9 @@ class FileChecks:
                 self.res.ref(p.cost.zone, self.res.reg.zones, ("plays", i, "cost", "zone"), "zone")
             for j, r in enumerate(p.by or []):
                 self.res.role(r, ("plays", i, "by", j))
+        for i, v in enumerate(rf.player_values):
+            if isinstance(v.start, str):
+                self.res.ref(v.start, self.res.reg.constants, ("player_values", i, "start"), "integer constant")
         held: dict[str, str] = {}
         for i, z in enumerate(rf.zones):
             if z.role is not None and z.role in held:

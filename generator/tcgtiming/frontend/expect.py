@@ -97,6 +97,7 @@ class AtSpec(Model):
     pending: dict[str, list[Ref]] | None = Field(None, description="player -> card or ability ids pending, oldest first")
     priority: Id | None = Field(None, description="the player holding priority, or none")
     passes: int | None = Field(None, description="the window's pass count after this entry")
+    values: dict[str, dict[str, int]] | None = Field(None, description="player -> player value -> number (e.g. life)")
 
 
 class RefusedSpec(Model):
@@ -227,6 +228,12 @@ def check(ex: ExpectSpec, game: m.Game, pids: list, cards, fail) -> None:
                 ability(ref, path + ("pending", pid, j))
         if at.priority not in (None, "none"):
             player(at.priority, path + ("priority",))
+        for pid, vals in (at.values or {}).items():
+            player(pid, path + ("values", pid), key=True)
+            for k in vals:
+                if k not in (game.player_values or {}):
+                    fail("C302", f"unknown player value '{k}'", path + ("values", pid, k), key=True,
+                         help=did_you_mean(k, list(game.player_values or ())) or one_of(list(game.player_values or ())))
 
 
 def _match(ms: MatchSpec) -> Match:
@@ -266,7 +273,8 @@ def build(ex: ExpectSpec | None, doc) -> Expect | None:
                         for cid, cf in (x.cards or {}).items()),
                   tuple(x.stack) if x.stack is not None else None,
                   tuple((p, tuple(v)) for p, v in x.pending.items()) if x.pending is not None else None,
-                  x.priority, x.passes, loc("at", i)) for i, x in enumerate(ex.at or []))
+                  x.priority, x.passes, loc("at", i),
+                  tuple((p, tuple(v.items())) for p, v in (x.values or {}).items())) for i, x in enumerate(ex.at or []))
     events = tuple(Happens(_match(e), e.count, loc("events", i)) for i, e in enumerate(ex.events or []))
     refused = Refused(ex.refused.code, tuple(ex.refused.names), loc("refused")) if ex.refused is not None else None
     locs = tuple((k, loc(k)) for k in ("visits", "never", "zones", "result", "loser") if getattr(ex, k) is not None)

@@ -68,6 +68,8 @@ class PlayerSpec(Model):
     zones: dict[str, list[Id | None]] = Field(
         default_factory=dict, description="zone -> card ids in order (top first); on the stage, an id's position is its "
         "slot, and null leaves a slot empty")
+    values: dict[Id, int] = Field(default_factory=dict, description="player value -> what the player starts with "
+                                  "(e.g. life: 3), instead of the rule file's start")
 
 
 class ChoiceSpec(Model):
@@ -78,6 +80,8 @@ class ChoiceSpec(Model):
     cards: list[Id] | None = None
     ability: Id | None = Field(None, description="which pending ability to resolve, or which ability of the card to play")
     target: Id | None = Field(None, description="the card an ability played here aims at")
+    blocks: dict[Id, Id] | None = Field(None, description="blocker -> the attacking card it blocks (several blockers may "
+                                        "block one attacker: they are dealt damage in the order written)")
     note: Text | None = None
 
 
@@ -163,6 +167,8 @@ class ScenarioChecks:
                 ab_ids.add(ab.id)
         placed: dict[str, tuple] = {}
         for i, p in enumerate(sf.players):
+            for k in p.values:
+                self.res.ref(k, frozenset(game.player_values or ()), ("players", i, "values", k), "player value")
             for zone, ids in p.zones.items():
                 if zone not in game.zones:
                     self.fail("C302", f"unknown zone '{zone}'", ("players", i, "zones", zone), key=True,
@@ -181,6 +187,11 @@ class ScenarioChecks:
                     placed[cid] = path
         for i, ch in enumerate(sf.choices):
             path = ("choices", i)
+            for blocker, attacker in (ch.blocks or {}).items():
+                for cid, is_key in ((blocker, True), (attacker, False)):
+                    if cid not in cards:
+                        self.fail("C302", f"unknown card '{cid}'", path + ("blocks", blocker), key=is_key,
+                                  help=did_you_mean(cid, cards))
             if ch.at is None:  # answers the next decision in order: only its cards can be checked here
                 for key in ("card", "target"):
                     cid = getattr(ch, key)
@@ -284,12 +295,13 @@ def build(sf: ScenarioFile, doc, game: m.Game) -> Scenario:
     for i, ch in enumerate(sf.choices):
         sp = doc.span(("choices", i))
         choices.append(Choice(ch.at, ch.take, ch.card, tuple(ch.cards or ()), ch.ability, ch.target,
-                              m.Loc(doc.file, sp.line, sp.col)))
+                              m.Loc(doc.file, sp.line, sp.col), tuple((ch.blocks or {}).items())))
     meta = sf.scenario
     return Scenario(meta.id, meta.game, doc.file, text(meta.title), text(meta.demonstrates), meta.seed, meta.first_turn,
                     meta.turn_player, meta.turns, meta.policy, meta.max_steps,
                     tuple((p.id, p.name, tuple((z, tuple(ids)) for z, ids in p.zones.items())) for p in sf.players),
-                    m.freeze_map(cards), tuple(choices), expect_section.build(sf.expect, doc), cites_of(meta.cite, ()))
+                    m.freeze_map(cards), tuple(choices), expect_section.build(sf.expect, doc), cites_of(meta.cite, ()),
+                    tuple((p.id, tuple(p.values.items())) for p in sf.players if p.values))
 
 
 __all__ = ["ScenarioFile", "ScenarioChecks", "validate", "build", "is_scenario", "json_schema"]

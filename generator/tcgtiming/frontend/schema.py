@@ -350,6 +350,11 @@ class Zone(Named):
                                         "that attack and block from the zone (default: character and unit).")
 
 
+class PlayerValue(Named):
+    start: Union[int, str] = Field(description="What every player starts the game with: an integer, or the id of an "
+                                   "integer constant (a scenario may set another value for a player).")
+
+
 class ListItem(Model):
     id: Id
     name: Text
@@ -430,6 +435,8 @@ class RuleFile(Model):
     plays: list[Play] = Field(default_factory=list, description="Kinds of play: allowed in priority windows, or played by a player's option.")
     lists: list[NamedList] = Field(default_factory=list)
     constants: dict[str, Union[int, str, bool]] = Field(default_factory=dict)
+    player_values: list[PlayerValue] = Field(default_factory=list, description="Numbers each player has (life): "
+                                             "damage dealt to a player lowers one, predicates and rule processes read it.")
     rule_processes: list[RuleProcess] = Field(default_factory=list)
     check_timing: Ref | None = Field(None, description="The procedure that 'check' nodes run.")
     procedures: list[Procedure] = Field(default_factory=list)

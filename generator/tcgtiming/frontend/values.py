@@ -75,6 +75,9 @@ def registries(rf) -> dict:
         plays=m.freeze_map({p.id: m.Named(p.id, text(p.name), text(p.note), play_extra(p)) for p in rf.plays}),
         lists=m.freeze_map({li.id: tuple(m.Named(it.id, text(it.name)) for it in li.items) for li in rf.lists}),
         constants=m.freeze_map(rf.constants),
+        player_values=m.freeze_map({v.id: m.Named(v.id, text(v.name), text(v.note),
+                                                  (("start", rf.constants.get(v.start, 0) if isinstance(v.start, str)
+                                                    else v.start),)) for v in rf.player_values}) or None,
         rule_processes=m.freeze_map({
             p.id: m.RuleProcess(p.id, text(p.name), p.type, cites_of(p.cite, ()), text(p.note),
                                 lower_condition(p.when) if p.when is not None else None,

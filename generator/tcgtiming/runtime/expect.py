@@ -26,6 +26,7 @@ from ..core import model as m
 from ..core.diagnostics import Diagnostic
 from ..core.expect import At, Match
 from .engine import Entry, Run, SimulationError
+from .engine.melee import start_values
 from .engine.result import verify_keyed
 from .narrate import RENDER, Narrator
 
@@ -112,6 +113,8 @@ def _damaged(want, e: Entry) -> bool:
             return True
         if x[0] == "damage_card" and pid is None and _same(cid, x[1]) and _same(amount, x[2]):
             return True
+        if x[0] == "combat_damage" and any(_same(pid, p) and _same(cid, c) and _same(amount, k) for _, c, p, k in x[2]):
+            return True  # a hit of combat damage: on a card (card) or on a player (player)
         if x[0] == "damage_judgment" and cid is None and _same(pid, e.actor) and _same(amount, x[1]):
             return True  # the cards judged: the damage a player takes
         if x[0] == "call" and len(x) > 2 and pid is None and cid is None and _same(amount, x[2]):
@@ -130,6 +133,7 @@ class Board:
         self.turn = 1
         self.owner, self.zone, self.state, self.base, self.values, self.damage = {}, {}, {}, {}, {}, {}
         self.ahead: dict[str, list] = {}  # card -> moves already made that a later entry lists
+        self.player_values = start_values(program.game, scenario)  # player -> value (life) -> number
         for pid, layout in setup.zones:
             for z, cards in layout:
                 for spec, base, _slot in cards:
@@ -152,6 +156,8 @@ class Board:
                 self.values.setdefault(x[1], {})[x[2]] = x[4]
             elif k == "damage":
                 self.damage[x[1]] = x[3]
+            elif k == "value":
+                self.player_values[x[1]][x[2]] = x[4]
 
     def move(self, cid: str, frm, to) -> None:
         """A card moved. An entry made inside a node's work (an interrupt) is recorded before the node's
@@ -211,6 +217,11 @@ def at_facts(at: At, e: Entry, board: Board) -> list[str]:
                 bad.append(f"{cid}: expected {stat} {v}, found {have}")
         if cf.damage is not None and board.damage.get(cid, 0) != cf.damage:
             bad.append(f"{cid}: expected damage {cf.damage}, found {board.damage.get(cid, 0)}")
+    for pid, vals in at.values:
+        for k, v in vals:
+            have = board.player_values.get(pid, {}).get(k, 0)
+            if have != v:
+                bad.append(f"{pid}'s {k}: expected {v}, found {have}")
     if at.stack is not None and not _refs(e.stack, at.stack):
         bad.append(f"stack: expected [{', '.join(at.stack)}], found {_ids(e.stack)}")
     pending = dict(e.pending)

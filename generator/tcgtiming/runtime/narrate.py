@@ -252,6 +252,23 @@ def _place(n: Narrator, node, c, frm, to) -> str:
     return n.w("event.place.state", n.card(c), n.zone(frm), n.zone(to), n.state(st))
 
 
+def _combat_damage(n: Narrator, node, step, hits) -> str:
+    """Each hit of a combat damage step; a hit on a player with the value it lowered, before and after."""
+    said, values = [], [x for x in n.changes if x[0] == "value"]
+    for src, cid, pid, k in hits:
+        if cid is not None:
+            said.append(n.w("event.hit_card", n.card_name(src), n.card_name(cid), k))
+            continue
+        ch = next((x for x in values if x[1] == pid), None)
+        if ch is not None:
+            values.remove(ch)
+            pv = (n.game.player_values or {}).get(ch[2])
+            said.append(n.w("event.hit_player", n.card_name(src), n.player(pid), k,
+                            n.text(pv.name if pv is not None else None, ch[2]), ch[3], ch[4]))
+    what = n.w(f"act.step.{step}")
+    return n.w("event.combat_damage", what, n.list(said)) if said else n.w("event.combat_damage.none", what)
+
+
 RENDER = {
     "begin": lambda n, node: n.w("event.begin", _container(n, node)),
     "end": lambda n, node: n.w("event.end", _container(n, node)),
@@ -321,4 +338,11 @@ RENDER = {
     "damage_card": lambda n, node, c, k, to: (n.w("event.damage_card", n.card_name(c), k, n.zone(to)) if to is not None
                                               else n.w("event.damage_card.survives", n.card_name(c), k)),
     "negate": lambda n, node, c, a: n.w("event.negate", n.ability(c, a)),
+    "attackers": lambda n, node, cards, pid: n.w("event.attackers", n.card_list(cards), n.player(pid)),
+    "blockers": lambda n, node, pairs: (n.w("event.blockers", n.list([n.w("event.blocks", n.card(b), n.card(a))
+                                                                     for b, a in pairs])) if pairs
+                                        else n.w("event.blockers.none")),
+    "combat_damage": _combat_damage,
+    "game_over": lambda n, node, result, losers: (n.w("event.game_over", n.list([n.player(p) for p in losers]))
+                                                  if result == "lose" else n.w("event.game_over.draw")),
 }

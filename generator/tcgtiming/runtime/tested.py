@@ -32,6 +32,9 @@ def fact(n, f) -> str:
         text = n.w(key, n.w(f"cond.{who}"), n.stat(stat), value(n, a), n.w(f"cond.{than}"), n.stat(than_stat), value(n, b))
     elif name == "count":
         text = n.w(key, n.player(pid), n.zone(extra[0]), v)
+    elif name == "player_value":
+        pv = (n.game.player_values or {}).get(extra[0])
+        text = n.w(key, n.player(pid), n.text(pv.name if pv is not None else None, extra[0]), v)
     elif name == "has_state":
         text = n.w(key, n.player(pid), n.zone(extra[0]), v, n.state(extra[1]))
     elif key in WORDS and pid is not None:

@@ -164,7 +164,8 @@ class Abilities:
 
 NOTHING_TO_DO = ("rule_processing", 0)
 NOTHING_STACKED = ("stack_pending", ())
-IDLE = (NOTHING_TO_DO, NOTHING_STACKED)  # results of a window's before_priority actions that did nothing
+NO_LOSER = ("no_loser",)
+IDLE = (NOTHING_TO_DO, NOTHING_STACKED, NO_LOSER)  # results of a window's before_priority actions that did nothing
 
 
 @ABILITY_ACTIONS

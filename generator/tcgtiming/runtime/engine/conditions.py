@@ -9,6 +9,7 @@ import operator
 
 from .abilities import marker
 from .combat import lethal
+from .melee import fighting
 from .state import Registry
 
 PREDICATES = Registry("pred_")
@@ -153,11 +154,32 @@ def pred_damage_left(cx, a):
     return compared(cx, a, "damage_left")
 
 
+def keyword_cards(cx, a):
+    """The cards of a player that a keyword test looks at: those in the zone (any zone), or, with
+    in_combat, those attacking or blocking (still in the zone, if one is given)."""
+    zones = [a["zone"]] if a.get("zone") else list(cx.game.zones)
+    if a.get("in_combat"):
+        return lambda st, pid: [c for c in fighting(st, pid) if c.zone in zones]
+    return lambda st, pid: [c for z in zones for c in st.zones[pid][z]]
+
+
 @PREDICATES
 def pred_has_keyword(cx, a):
-    kw, zones = a["keyword"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
+    kw, cards = a["keyword"], keyword_cards(cx, a)
     return per_player(cx, "any" if a["player"] == "both" else a["player"],
-                      lambda st, pid: any(kw in c.spec.traits for z in zones for c in st.zones[pid][z]))
+                      lambda st, pid: any(kw in c.spec.traits for c in cards(st, pid)))
+
+
+@PREDICATES
+def pred_in_combat(cx, a):
+    return per_player(cx, "any" if a["player"] == "both" else a["player"], lambda st, pid: bool(fighting(st, pid)))
+
+
+@PREDICATES
+def pred_player_value(cx, a):
+    (test, src), name = compare(cx, a), a["value"]
+    return per_player(cx, a["player"], lambda st, pid: test(st.values[pid].get(name, 0)),
+                      src.format(f"st.values[{{}}].get({name!r}, 0)"))
 
 
 @PREDICATES

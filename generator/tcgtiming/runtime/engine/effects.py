@@ -88,7 +88,7 @@ def eff_modify(cx, a):
 
 @EFFECTS
 def eff_damage(cx, a):
-    which, amount, to, deck = a["target"], cx.int(a["amount"]), a["to"], cx.zone_or_none("deck")
+    which, amount, to, deck = a["target"], cx.int(a["amount"]), a.get("to"), cx.zone_or_none("deck")
 
     def run(st, card, controller, item, target):
         c = _target(st, which, card, target)
@@ -96,7 +96,7 @@ def eff_damage(cx, a):
             return NO_TARGET
         limit = c.stat("dp") or c.stat("defense")
         st.deal(c, amount)
-        if c.damage >= limit:
+        if to is not None and c.damage >= limit:
             st.move_card(c, to)
             return ("damage_card", c.id, amount, to)
         return ("damage_card", c.id, amount, None)

@@ -11,7 +11,7 @@ from .cards import LABEL
 from .state import GameOver, SimulationError
 
 
-DATA = ("take", "card", "cards", "ability", "target")  # what a scripted choice may give
+DATA = ("take", "card", "cards", "ability", "target", "blocks")  # what a scripted choice may give
 UNSCRIPTED = "unscripted"  # a player action with options and no choice: a decision once its options are known
 
 

@@ -15,6 +15,7 @@ import random
 from ...core.scenario import Scenario
 from .abilities import Abilities
 from .flow import Flow
+from .melee import start_values
 from .state import OutOfSteps, Queue, RCard, SimulationError
 from .template import builder
 from .windows import Windows
@@ -28,6 +29,7 @@ class Machine(Flow, Windows, Abilities):
     turn_index = 0
     ssnap = None  # the stack as a cons list (newest first): an entry's O(1) snapshot
     attack = None
+    combat = None  # a combat with several attackers and blockers (``melee``)
     attacks_this_turn = 0
     damage_left = 0
     _chosen: RCard | None = None  # the card chosen at the last decision (Flow.chosen), and the choice
@@ -66,6 +68,7 @@ class Machine(Flow, Windows, Abilities):
         self.decisions: dict[str, str] = {}
         self.event_counts: dict[str, int] = {}
         self.losers: list[str] = []
+        self.values = start_values(prog.game, scenario)  # player -> player value (life) -> number
         self.frames: list[int] = []  # the call nodes of the procedures being run
         self.loops: dict[str, int] = {}
         self.vars: dict[str, str] = {}
@@ -263,7 +266,7 @@ class Machine(Flow, Windows, Abilities):
         if self.prog.game.roles_swap:
             self.seat[0], self.seat[1] = self.seat[1], self.seat[0]
         self.attacks_this_turn = 0
-        self.attack = None
+        self.attack = self.combat = None
         self.decisions.clear()
 
     def no_edge(self, ni: int):
@@ -291,6 +294,7 @@ class Machine(Flow, Windows, Abilities):
             tuple(x.ref for x in self.stack), self.priority, self.window_state,
             tuple(self.prog.ids[f] for f in self.frames), self.prog.ids[self.node],
             (at.attacker.id, at.defender.id if at.defender else None, at.side) if at else None,
+            self.combat.key() if self.combat else None, tuple((p, tuple(sorted(v.items()))) for p, v in self.values.items()),
             self.attacks_this_turn, tuple(c.id for c in self.revealed), self.damage_left,
             tuple(sorted(self.decisions.items())), self._chosen.id if self._chosen else None,
             tuple(sorted(self.event_counts.items())), tuple(sorted(self.loops.items())), tuple(sorted(self.vars.items())),

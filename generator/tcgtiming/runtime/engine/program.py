@@ -15,11 +15,12 @@ from .combat import COMBAT_ACTIONS
 from .conditions import PREDICATES
 from .context import Cx
 from .effects import EFFECTS
+from .melee import MELEE_ACTIONS
 from .state import Registry, SimulationError
 from .windows import WINDOW_ACTIONS
 
 # what the names of a rule file and a scenario run: name -> compiler
-ACTIONS = Registry.merged(ABILITY_ACTIONS, CARD_ACTIONS, COMBAT_ACTIONS, WINDOW_ACTIONS)
+ACTIONS = Registry.merged(ABILITY_ACTIONS, CARD_ACTIONS, COMBAT_ACTIONS, MELEE_ACTIONS, WINDOW_ACTIONS)
 
 
 def _failing(err: SimulationError):

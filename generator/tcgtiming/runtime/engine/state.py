@@ -136,6 +136,25 @@ class Attack:
         self.attacker, self.defender, self.side = attacker, defender, side
 
 
+class Combat:
+    """A combat with several attackers (``declare_attackers``): the attacking player, the player attacked,
+    the attackers in the order declared, and for each attacker the cards blocking it (in the order the
+    scenario lists them) - an attacker once blocked stays blocked when its blockers leave."""
+    __slots__ = ("side", "defender", "attackers", "blocks")
+
+    def __init__(self, side: str, defender: str, attackers: list[RCard]):
+        self.side, self.defender, self.attackers = side, defender, attackers
+        self.blocks: dict[str, list[RCard]] = {}
+
+    def cards(self) -> list[RCard]:
+        """The attacking and blocking cards."""
+        return self.attackers + [b for bs in self.blocks.values() for b in bs]
+
+    def key(self) -> tuple:
+        return (self.side, self.defender, tuple(c.id for c in self.attackers),
+                tuple((a, tuple(b.id for b in bs)) for a, bs in self.blocks.items()))
+
+
 class Registry(dict):
     """Name -> implementation, for one concern: ``@REGISTRY`` on a function named ``<prefix><name>``
     enters it under ``<name>`` (``act_draw`` -> ``draw``)."""

@@ -59,8 +59,15 @@ def wit_has_type(cx, a):
 
 @WITNESSES
 def wit_has_keyword(cx, a):
-    kw, zones = a["keyword"], ([a["zone"]] if a.get("zone") else list(cx.game.zones))
-    return _each(cx, a["player"], lambda st, pid: sum(1 for z in zones for c in st.zones[pid][z] if kw in c.spec.traits))
+    from .conditions import keyword_cards
+    kw, cards = a["keyword"], keyword_cards(cx, a)
+    return _each(cx, a["player"], lambda st, pid: sum(1 for c in cards(st, pid) if kw in c.spec.traits))
+
+
+@WITNESSES
+def wit_player_value(cx, a):
+    name = a["value"]
+    return _each(cx, a["player"], lambda st, pid: st.values[pid].get(name, 0), (name,))
 
 
 @WITNESSES
