@@ -194,3 +194,30 @@ def test_a_keyword_test_in_combat_ignores_creatures_outside_it(tmp_path):
     r = run(q, strict=True)
     assert hits(r, "combat.first_strike.deal") == (("knight", None, "p2", 2),)
     assert [h[0] for h in hits(r, "combat.damage.deal")] == ["bear", "elf", "ogre"]
+
+
+def test_in_combat_reads_the_blockers_of_the_combat(tmp_path):
+    text = RULES.read_text(encoding="utf-8")
+    i = text.index("          skip_if:\n            not:\n              any:\n                - {has_keyword")
+    j = text.index("          nodes:", i)
+    rules = tmp_path / "game.yaml"
+    rules.write_text(text[:i] + "          skip_if: {not: {in_combat: nonactive_player}}\n" + text[j:], encoding="utf-8")
+    r = run(TWO, rules, strict=True)  # Bob blocks: he has a card in combat, the step is entered
+    assert at(r, "combat.first_strike.begin")[0].event == ("begin",)
+    assert hits(r, "combat.first_strike.deal") == ()
+    p = variant(tmp_path, TWO, ('take: "yes", blocks: {elf: bear}', 'take: "no"'), ("expect:", "expect_not_used:"))
+    p.write_text(p.read_text(encoding="utf-8").split("expect_not_used:")[0], encoding="utf-8")
+    r = run(p, rules, strict=True)
+    assert at(r, "combat.first_strike.begin")[0].event == ("skipped",)
+    assert hits(r, "combat.damage.deal") == (("bear", None, "p2", 2), ("ogre", None, "p2", 3))
+
+
+def test_an_attacker_removed_by_a_first_strike_blocker_deals_no_regular_damage(tmp_path):
+    p = variant(tmp_path, FIRST, ("traits: [first_strike], ", ""),
+                ("{id: bear, name: Grizzly Bears, type: creature,", "{id: bear, name: Grizzly Bears, type: creature, traits: [first_strike],"),
+                ("expect:", "expect_not_used:"))
+    p.write_text(p.read_text(encoding="utf-8").split("expect_not_used:")[0], encoding="utf-8")
+    r = run(p, strict=True)
+    assert hits(r, "combat.first_strike.deal") == (("bear", "knight", None, 2),)
+    assert hits(r, "combat.damage.deal") == ()
+    assert dict(dict(r.machine.final_zones())["p1"])["graveyard"] == ("knight",)

@@ -159,7 +159,8 @@ def keyword_cards(cx, a):
     in_combat, those attacking or blocking (still in the zone, if one is given)."""
     zones = [a["zone"]] if a.get("zone") else list(cx.game.zones)
     if a.get("in_combat"):
-        return lambda st, pid: [c for c in fighting(st, pid) if c.zone in zones]
+        play = cx.in_play()
+        return lambda st, pid: [c for c in fighting(st, play, pid) if c.zone in zones]
     return lambda st, pid: [c for z in zones for c in st.zones[pid][z]]
 
 
@@ -172,7 +173,8 @@ def pred_has_keyword(cx, a):
 
 @PREDICATES
 def pred_in_combat(cx, a):
-    return per_player(cx, "any" if a["player"] == "both" else a["player"], lambda st, pid: bool(fighting(st, pid)))
+    play = cx.in_play()
+    return per_player(cx, "any" if a["player"] == "both" else a["player"], lambda st, pid: bool(fighting(st, play, pid)))
 
 
 @PREDICATES

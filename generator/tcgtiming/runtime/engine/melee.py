@@ -31,12 +31,13 @@ def change_value(st, pid: str, name: str, by: int) -> None:
     st.note(("value", pid, name, old, old + by))
 
 
-def fighting(st, pid: str | None = None) -> list:
-    """The cards attacking or blocking in the current combat (of the player, if given)."""
+def fighting(st, play, pid: str | None = None) -> list:
+    """The cards attacking or blocking in the current combat that are still in play (the zones
+    ``play``), of the player if given: a card that left play has left the combat."""
     cb = st.combat
     if cb is None:
         return []
-    return [c for c in cb.cards() if pid is None or c.owner == pid]
+    return [c for c in cb.cards() if c.zone in play and (pid is None or c.owner == pid)]
 
 
 def _refuse(st, what: str, card, why: str, able, where):
@@ -82,7 +83,7 @@ def act_declare_attackers(cx, node, a):
 
 @MELEE_ACTIONS
 def act_declare_blockers(cx, node, a):
-    i, can = cx.seat(a["player"]), cx.attackers()
+    i, can, play = cx.seat(a["player"]), cx.attackers(), cx.in_play()
 
     def run(st):
         pid, cb = st.seat[i], st.combat
@@ -99,7 +100,7 @@ def act_declare_blockers(cx, node, a):
             if blocker not in able:
                 _refuse(st, "block", blocker, f"it is {st.where(blocker)}" if blocker.owner == pid else
                         f"it does not belong to {st.who(pid)}", able, where)
-            if attacker not in cb.attackers:
+            if attacker not in cb.attackers or attacker.zone not in play:
                 raise SimulationError("R503", f"{blocker.name} [{b}] cannot block {attacker.name} [{at}]: it is not "
                                       f"attacking; the attackers are {', '.join(ids(cb.attackers))}", where)
             cb.blocks.setdefault(at, []).append(blocker)
