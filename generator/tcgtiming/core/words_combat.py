@@ -4,6 +4,7 @@ the trace's events (``event.``), in Japanese and English. Part of ``words.WORDS`
 from __future__ import annotations
 
 COMBAT_WORDS: dict[str, tuple[str, str]] = {
+    "points.ask.blocks": ("ブロックするカードと、それぞれがブロックするアタック中のカードを選ぶ", "picks blockers, each with the attacker it blocks"),
     "act.declare_attackers": ("{0}がアタックするカードを何枚でも指定する", "{0} declares any number of attacking cards"),
     "act.declare_attackers.state": ("アタックするカードは{}になる", "attackers become {}"),
     "act.declare_attackers.defender": ("アタックされるのは{}", "{} is attacked"),

@@ -13,7 +13,9 @@ from ..core.words import word
 
 CARD_ACTIONS = {"declare_attack": "card", "declare_block": "card", "play": "card", "place": "card", "pay_cost": "cards",
                 "choose_card": "card",
-                "swap_slots": "cards", "discard_to_limit": "cards"}
+                "swap_slots": "cards", "discard_to_limit": "cards", "declare_blockers": "blocks"}
+# actions that read the cards of the decision that led to them (an option's body): asked at that decision
+DECIDED_BEFORE = {"declare_attackers": "cards"}
 
 
 class Point(NamedTuple):
@@ -39,6 +41,8 @@ class Point(NamedTuple):
             parts.append("card: <card id>")
         if "cards" in self.asks:
             parts.append("cards: [<card id>, ...]")
+        if "blocks" in self.asks:
+            parts.append("blocks: {<blocker id>: <attacker id>, ...}")
         if "pending" in self.asks:
             parts.append("ability: <ability id>")
         return "{" + ", ".join(parts) + "}"
@@ -58,6 +62,8 @@ def points(game: m.Game) -> list[Point]:
     order = game.time_order(game.turn.id) + [n for p in game.procedures for n in game.time_order(p.id)]
     seen = set(order)
     order += [n for n in game.nodes if n not in seen]
+    before = {n.parent: DECIDED_BEFORE[n.action.name] for n in game.nodes.values()
+              if n.parent is not None and n.action is not None and n.action.name in DECIDED_BEFORE}
     for nid in dict.fromkeys(order):
         node = game.nodes[nid]
         asks: list[str] = []
@@ -65,6 +71,7 @@ def points(game: m.Game) -> list[Point]:
         action = node.action
         if node.kind == "player":
             asks.append("option" if node.choices else ("may" if node.may else ""))
+            asks.append(before.get(nid, ""))
         if node.kind == "window" and node.window is not None:
             w = node.window
             out.append(Point(nid, node.kind, w.first, ("window",), (), tuple(w.plays), tuple(w.who), node.label))
