@@ -221,3 +221,13 @@ def test_an_attacker_removed_by_a_first_strike_blocker_deals_no_regular_damage(t
     assert hits(r, "combat.first_strike.deal") == (("bear", "knight", None, 2),)
     assert hits(r, "combat.damage.deal") == ()
     assert dict(dict(r.machine.final_zones())["p1"])["graveyard"] == ("knight",)
+
+
+def test_a_card_effect_changes_a_player_value_and_the_loss_comes_before_priority():
+    r = run(MTG / "scenarios" / "spell-to-zero-life.yaml", strict=True)
+    res = next(e for e in r.entries if e.event[0] == "resolved")
+    assert res.event[4] == (("change_value", "p2", "life", 3, 0),) and ("value", "p2", "life", 3, 0) in res.changes
+    i = r.entries.index(res)
+    assert r.entries[i + 1].kind == "rule" and r.entries[i + 1].event[1:3] == ("no_life", "p2")
+    assert r.entries[i + 2].event == ("game_over", "lose", ("p2",)) and r.entries[i + 2] is r.entries[-1]
+    assert r.machine.values["p2"]["life"] == 0 and r.result == "lose"

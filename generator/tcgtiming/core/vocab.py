@@ -280,6 +280,8 @@ EFFECTS: dict[str, Entry] = _entries(
           "character goes to the zone; without 'to', the damage is only marked (a rule process such as "
           "destroy_damaged removes the card).",
           (_p("target:enum:attacker|defender|target"), _p("amount:count"), _p("to?:zone"))),
+    Entry("change_value", "A player value of the player changes by 'by' (e.g. by: -3 on life: 3 damage to the player).",
+          (_p("who:" + WHO), _p("value:player_value"), _p("by:int"))),
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
     Entry("pay", "A cost: the controller turns count cards of a zone (any zone) from one state to another (VERSUS: usable "

@@ -28,6 +28,7 @@ COMBAT_WORDS: dict[str, tuple[str, str]] = {
     "event.combat_damage.none": ("戦闘ダメージ（{0}）: 与えるカードなし", "combat damage ({0}): no card deals any"),
     "event.hit_card": ("{0}が{1}に{2}点", "{0} deals {2} to {1}"),
     "event.hit_player": ("{0}が{1}に{2}点（{3} {4}→{5}）", "{0} deals {2} to {1} ({3} {4} → {5})"),
+    "event.change_value": ("{0}の{1}: {2}→{3}", "{0}'s {1}: {2} → {3}"),
     "event.game_over": ("ゲーム終了: {}の敗北", "game over: {} lost"),
     "event.game_over.draw": ("ゲーム終了: 引き分け", "game over: a draw"),
 }

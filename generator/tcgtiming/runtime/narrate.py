@@ -343,6 +343,8 @@ RENDER = {
                                                                      for b, a in pairs])) if pairs
                                         else n.w("event.blockers.none")),
     "combat_damage": _combat_damage,
+    "change_value": lambda n, node, pid, name, old, new: n.w("event.change_value", n.player(pid),
+                                                              n.text(n.game.player_values[name].name, name), old, new),
     "game_over": lambda n, node, result, losers: (n.w("event.game_over", n.list([n.player(p) for p in losers]))
                                                   if result == "lose" else n.w("event.game_over.draw")),
 }

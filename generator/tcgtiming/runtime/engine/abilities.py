@@ -9,6 +9,7 @@ from ...core import model as m
 from ...core.scenario import Ability
 from .cards import LABEL
 from .effects import payable
+from .melee import NO_LOSER
 from .state import Pending, Registry, SimulationError, StackItem
 
 def marker(event: str, card, ab) -> str:
@@ -164,7 +165,6 @@ class Abilities:
 
 NOTHING_TO_DO = ("rule_processing", 0)
 NOTHING_STACKED = ("stack_pending", ())
-NO_LOSER = ("no_loser",)
 IDLE = (NOTHING_TO_DO, NOTHING_STACKED, NO_LOSER)  # results of a window's before_priority actions that did nothing
 
 

@@ -5,6 +5,7 @@ the ability was played) that returns the event."""
 from __future__ import annotations
 
 from .cards import choice_naming, ids
+from .melee import change_value
 from .state import Pending, Registry, SimulationError, engine_ability
 
 EFFECTS = Registry("eff_")
@@ -100,6 +101,18 @@ def eff_damage(cx, a):
             st.move_card(c, to)
             return ("damage_card", c.id, amount, to)
         return ("damage_card", c.id, amount, None)
+    return run
+
+
+@EFFECTS
+def eff_change_value(cx, a):
+    who, name, by = _player(a["who"]), a["value"], cx.int(a["by"])
+
+    def run(st, card, controller, item, target):
+        pid = who(st, controller)
+        old = st.values[pid].get(name, 0)
+        change_value(st, pid, name, by)
+        return ("change_value", pid, name, old, old + by)
     return run
 
 

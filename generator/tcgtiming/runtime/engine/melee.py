@@ -8,11 +8,11 @@ Which keyword deals damage in which step, which value is dealt and which player 
 lowers are arguments the rule file gives; the engine knows no keyword of its own."""
 from __future__ import annotations
 
-from .abilities import NO_LOSER
 from .cards import ids
 from .state import Combat, GameOver, Registry, SimulationError
 
 MELEE_ACTIONS = Registry("act_")
+NO_LOSER = ("no_loser",)  # end_if_lost with no one lost (a window's before_priority leaves it out)
 READY = ("stand", "active")  # the states a card attacks or blocks from (untapped)
 
 
