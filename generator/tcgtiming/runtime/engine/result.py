@@ -8,7 +8,7 @@ and nested events (the effects of an ability); the narration is rendered from it
 ``runtime.narrate``. ``changes`` lists the changes made while the entry's work was done, in order:
 ``("move", card, from, to)``, ``("state", card, old, new)``, ``("stat", card, stat, old, new)``,
 ``("damage", card, amount, total)``, ``("slot", card, old, new)``, ``("shuffle", player, zone)``,
-``("lose", player)``. ``pending`` is ``((player, ((card, ability), ...)), ...)`` and ``stack``
+``("lose", player)``, ``("value", player, name, old, new)`` (a player value such as life). ``pending`` is ``((player, ((card, ability), ...)), ...)`` and ``stack``
 ``((card, ability, negated), ...)``, bottom first. A rule process applied, an interrupt, and an
 ability resolved inside a node's work (the stack, a closed timing) are entries of their own, of
 kind ``rule``, ``interrupt`` and ``resolve``, at that node.
