@@ -68,7 +68,7 @@ class PlayerSpec(Model):
     zones: dict[str, list[Id | None]] = Field(
         default_factory=dict, description="zone -> card ids in order (top first); on the stage, an id's position is its "
         "slot, and null leaves a slot empty")
-    values: dict[Id, int] = Field(default_factory=dict, description="player value -> what the player starts with "
+    values: dict[str, int] = Field(default_factory=dict, description="player value -> what the player starts with "
                                   "(e.g. life: 3), instead of the rule file's start")
 
 
@@ -80,7 +80,7 @@ class ChoiceSpec(Model):
     cards: list[Id] | None = None
     ability: Id | None = Field(None, description="which pending ability to resolve, or which ability of the card to play")
     target: Id | None = Field(None, description="the card an ability played here aims at")
-    blocks: dict[Id, Id] | None = Field(None, description="blocker -> the attacking card it blocks (several blockers may "
+    blocks: dict[str, Id] | None = Field(None, description="blocker -> the attacking card it blocks (several blockers may "
                                         "block one attacker: they are dealt damage in the order written)")
     note: Text | None = None
 
