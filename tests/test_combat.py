@@ -1,9 +1,13 @@
 """Combat with several attackers and blockers, combat damage by step, and life (``engine.melee``) on
 the Magic: The Gathering rules: the events and states of the runs, the refusals, and the diagnostics
 that guard the new keys."""
+import shutil
+from pathlib import Path
+
 import pytest
 
 from conftest import ROOT
+from tcgtiming.present import site
 from tcgtiming.frontend.pipeline import compile_file
 from tcgtiming.runtime.engine import SimulationError
 from test_stack_window import run as run_on, variant
@@ -231,3 +235,38 @@ def test_a_card_effect_changes_a_player_value_and_the_loss_comes_before_priority
     assert r.entries[i + 1].kind == "rule" and r.entries[i + 1].event[1:3] == ("no_life", "p2")
     assert r.entries[i + 2].event == ("game_over", "lose", ("p2",)) and r.entries[i + 2] is r.entries[-1]
     assert r.machine.values["p2"]["life"] == 0 and r.result == "lose"
+
+
+def test_the_trace_player_carries_and_shows_each_players_life(tmp_path):
+    from tcgtiming.present.site.inputs import collect
+    from tcgtiming.present.site.player import player_data
+
+    shutil.copytree(MTG, tmp_path / "rules" / "mtg")
+    inputs = collect(str(tmp_path / "rules"))
+    (game,) = inputs.games
+    sr = next(r for r in inputs.runs["mtg"] if r.stem == "two-attackers-one-blocked")
+    data = player_data(game, sr, "en", "mtg/scenarios/two-attackers-one-blocked.html")
+    assert data["values"] == {"p1": [("life", 20)], "p2": [("life", 20)]} and data["value_names"] == {"life": "life"}
+    assert [c for e in data["entries"] for c in e[10] if c[0] == "value"] == [["value", "p2", "life", 20, 17]]
+    pytest.importorskip("playwright.sync_api", reason="playwright is installed by `make test`")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian chromium is installed by `make test`")
+    from playwright.sync_api import sync_playwright
+
+    out = site.build(str(tmp_path / "rules"), tmp_path / "out", cache=tmp_path / "cache").out / "site"
+    page_file = out / "ja" / "mtg" / "scenarios" / "two-attackers-one-blocked.html"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_file.as_uri())
+        page.locator("[data-act=last]").click()
+        captions = page.locator(".tcg-player-zones caption").all_text_contents()
+        assert captions == ["Alice · ライフ 20", "Bob · ライフ 17"], captions
+        cells = page.locator(".tcg-player-zones td").all_text_contents()
+        assert not any("×" in c for c in cells if "Llanowar" in c)  # damage goes with a card leaving play
+        page.locator("[data-act=first]").click()
+        assert page.locator(".tcg-player-zones caption").all_text_contents() == ["Alice · ライフ 20", "Bob · ライフ 20"]
+        assert not errors, errors
+        browser.close()

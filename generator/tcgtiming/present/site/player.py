@@ -17,7 +17,7 @@ from ...core.words import WORDS, word
 from .inputs import ScenarioRun
 from .markup import h, tx, w
 
-KEPT = ("move", "state", "damage")  # the changes the player shows (zones, card states, damage)
+KEPT = ("move", "state", "damage", "value")  # the changes the player shows (zones, card states, damage, life)
 
 
 def player_data(game: Game, sr: ScenarioRun, lang: str, page: str = "") -> dict:
@@ -36,12 +36,21 @@ def player_data(game: Game, sr: ScenarioRun, lang: str, page: str = "") -> dict:
         "players": [[pid, name] for pid, name, _ in sc.players],
         "zones": {pid: [[z, list(ids)] for z, ids in zones] for pid, _, zones in sc.players},
         "zone_names": {z: tx(n.name, lang) for z, n in game.zones.items()},
+        "stage": next((z for z, n in game.zones.items() if n.get("role") == "stage"), None),  # keeps damage
+        "values": player_values(game, sc),
+        "value_names": {v: tx(n.name, lang) for v, n in (game.player_values or {}).items()},
         "cards": {cid: [c.name, c.state or ""] for cid, c in sc.cards.items()},
         "states": {k[len("state."):]: word(k, lang) for k in WORDS if k.startswith("state.")},
         "entries": entries,
         "hrefs": {n: rel(page, node_page(game, game.nodes[n]), n) for n in sorted({e[2] for e in entries})
                   if n in game.nodes},
     }
+
+
+def player_values(game: Game, sc) -> dict:
+    """Each player's values (life) as the run starts, as the engine sets them."""
+    from ...runtime.engine.melee import start_values
+    return {pid: sorted(vals.items()) for pid, vals in start_values(game, sc).items()}
 
 
 def zones_after(data: dict) -> dict:

@@ -18,16 +18,20 @@
   function el(tag, text, cls) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
 
   function zonesAt(i) {  // the starting zones, then every change of entries 0..i
-    var owner = {}, where = {}, state = {}, damage = {}, order = [];
+    var owner = {}, where = {}, state = {}, damage = {}, order = [], values = {};
+    Object.keys(data.values || {}).forEach(function (p) {
+      values[p] = {}; data.values[p].forEach(function (nv) { values[p][nv[0]] = nv[1]; });
+    });
     Object.keys(data.zones).forEach(function (p) {
       data.zones[p].forEach(function (zc) { zc[1].forEach(function (c) { owner[c] = p; where[c] = zc[0]; order.push(c); }); });
     });
     Object.keys(data.cards).forEach(function (c) { state[c] = data.cards[c][1]; });
     for (var k = 0; k <= i; k++) {
       E[k][10].forEach(function (ch) {
-        if (ch[0] === "move") { where[ch[1]] = ch[3]; var j = order.indexOf(ch[1]); if (j >= 0) order.splice(j, 1); order.push(ch[1]); }
+        if (ch[0] === "move") { where[ch[1]] = ch[3]; if (ch[3] !== data.stage) delete damage[ch[1]]; var j = order.indexOf(ch[1]); if (j >= 0) order.splice(j, 1); order.push(ch[1]); }
         else if (ch[0] === "state") state[ch[1]] = ch[3];
         else if (ch[0] === "damage") damage[ch[1]] = ch[3];
+        else if (ch[0] === "value") (values[ch[1]] = values[ch[1]] || {})[ch[2]] = ch[4];
       });
     }
     var out = {};
@@ -36,7 +40,7 @@
       if (!p || !z) return;
       out[p] = out[p] || {}; (out[p][z] = out[p][z] || []).push(c);
     });
-    return {zones: out, state: state, damage: damage};
+    return {zones: out, state: state, damage: damage, values: values};
   }
 
   function charts() {  // the chart SVG documents on the page (inline, or inside <object>)
@@ -86,7 +90,9 @@
     var b = zonesAt(i), z = panel(W.zones, ""); z.removeChild(z.lastChild);
     data.players.forEach(function (pl) {
       var zs = b.zones[pl[0]] || {};
-      var t = el("table", null, "tcg-player-zones"), cap = el("caption", pl[1]); t.appendChild(cap);
+      var vs = b.values[pl[0]] || {}, said = Object.keys(vs).sort().map(function (v) { return (data.value_names[v] || v) + " " + vs[v]; });
+      var t = el("table", null, "tcg-player-zones"), cap = el("caption", pl[1] + (said.length ? " · " + said.join(" · ") : ""));
+      t.appendChild(cap);
       Object.keys(zs).forEach(function (zn) {
         var tr = el("tr"); tr.dataset.zone = zn; tr.dataset.player = pl[0];
         tr.appendChild(el("th", data.zone_names[zn] || zn));
