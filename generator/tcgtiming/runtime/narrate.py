@@ -257,13 +257,13 @@ def _combat_damage(n: Narrator, node, step, hits) -> str:
     said, values = [], [x for x in n.changes if x[0] == "value"]
     for src, cid, pid, k in hits:
         if cid is not None:
-            said.append(n.w("event.hit_card", n.card_name(src), n.card_name(cid), k))
+            said.append(n.w("event.hit_card", n.card(src), n.card(cid), k))
             continue
         ch = next((x for x in values if x[1] == pid), None)
         if ch is not None:
             values.remove(ch)
             pv = (n.game.player_values or {}).get(ch[2])
-            said.append(n.w("event.hit_player", n.card_name(src), n.player(pid), k,
+            said.append(n.w("event.hit_player", n.card(src), n.player(pid), k,
                             n.text(pv.name if pv is not None else None, ch[2]), ch[3], ch[4]))
     what = n.w(f"act.step.{step}")
     return n.w("event.combat_damage", what, n.list(said)) if said else n.w("event.combat_damage.none", what)
