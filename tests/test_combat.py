@@ -139,6 +139,7 @@ def test_only_the_players_own_ready_creatures_attack(tmp_path):
     with pytest.raises(SimulationError) as exc:
         run(p, strict=True)
     assert exc.value.code == "R503" and "elf" in exc.value.message and "bear, ogre" in exc.value.message
+    assert "does not belong to Alice" in exc.value.message
     assert exc.value.loc.file.endswith("x.yaml")
 
 
@@ -270,3 +271,10 @@ def test_the_trace_player_carries_and_shows_each_players_life(tmp_path):
         assert page.locator(".tcg-player-zones caption").all_text_contents() == ["Alice · ライフ 20", "Bob · ライフ 20"]
         assert not errors, errors
         browser.close()
+
+
+def test_a_card_named_twice_among_the_attackers_is_refused(tmp_path):
+    p = variant(tmp_path, TWO, ("cards: [bear, ogre]", "cards: [bear, bear]"))
+    with pytest.raises(SimulationError) as exc:
+        run(p, strict=True)
+    assert exc.value.code == "R503" and "twice" in exc.value.message and "bear" in exc.value.message

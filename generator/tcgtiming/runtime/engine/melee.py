@@ -40,9 +40,12 @@ def fighting(st, play, pid: str | None = None) -> list:
     return [c for c in cb.cards() if c.zone in play and (pid is None or c.owner == pid)]
 
 
-def _refuse(st, what: str, card, why: str, able, where):
+def _refuse(st, what: str, card, pid: str, able, where):
+    """A card named by a choice that cannot attack or block: why (whose it is, where it is), and the
+    cards that can."""
     if card is None:
         raise SimulationError("R503", f"a card named there cannot {what}: it is in no zone", where)
+    why = f"it does not belong to {st.who(pid)}" if card.owner != pid else f"it is {st.where(card)}"
     raise SimulationError("R503", f"{card.name} [{card.id}] cannot {what}: {why}; the cards that can are "
                           f"{', '.join(c.id for c in able) or 'none'}", where)
 
@@ -60,8 +63,8 @@ def act_declare_attackers(cx, node, a):
         chosen = []
         for cid in wanted:
             c = st.cards.get(cid)
-            if c is None or c not in able:
-                _refuse(st, "attack now", c, f"it is {st.where(c)}" if c else "", able, by.choice.loc)
+            if c is None or c not in able or c in chosen:
+                _refuse(st, "attack now" if c not in chosen else "attack twice", c, pid, able, by.choice.loc)
             chosen.append(c)
         if not wanted:
             if st.strict and len(able) > 1:  # the only card that can attack: forced
@@ -96,10 +99,9 @@ def act_declare_blockers(cx, node, a):
         for b, at in pairs:
             blocker, attacker = st.cards.get(b), st.cards.get(at)
             if blocker is None or attacker is None:
-                _refuse(st, "block", None, "", able, where)
+                _refuse(st, "block", None, pid, able, where)
             if blocker not in able:
-                _refuse(st, "block", blocker, f"it is {st.where(blocker)}" if blocker.owner == pid else
-                        f"it does not belong to {st.who(pid)}", able, where)
+                _refuse(st, "block", blocker, pid, able, where)
             if attacker not in cb.attackers or attacker.zone not in play:
                 raise SimulationError("R503", f"{blocker.name} [{b}] cannot block {attacker.name} [{at}]: it is not "
                                       f"attacking; the attackers are {', '.join(ids(cb.attackers))}", where)
