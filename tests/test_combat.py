@@ -278,3 +278,17 @@ def test_a_card_named_twice_among_the_attackers_is_refused(tmp_path):
     with pytest.raises(SimulationError) as exc:
         run(p, strict=True)
     assert exc.value.code == "R503" and "twice" in exc.value.message and "bear" in exc.value.message
+
+
+def test_a_keyword_test_limited_to_combat_says_so_in_words():
+    from tcgtiming.core import model as m
+    from tcgtiming.core.words import word
+    from tcgtiming.present.site.phrases import cond_words
+
+    game = compiled(TWO).game
+    skip = game.containers["combat.first_strike"].skip_if
+    for lang in ("ja", "en"):
+        flag = word("cond.has_keyword.in_combat", lang)
+        assert cond_words(game, skip, lang).count(flag) == 2
+        plain = m.Pred("has_keyword", (("keyword", "first_strike"), ("player", "any")))
+        assert flag not in cond_words(game, plain, lang)

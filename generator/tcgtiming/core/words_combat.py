@@ -17,6 +17,7 @@ COMBAT_WORDS: dict[str, tuple[str, str]] = {
     "act.step.regular": ("通常のステップ", "regular step"),
     "act.end_if_lost": ("敗北したプレイヤーがいれば、ここでゲームが終わる", "if a player has lost, the game ends here"),
     "cond.in_combat": ("{}のカードが戦闘に参加している", "{} has a card attacking or blocking"),
+    "cond.has_keyword.in_combat": ("（攻撃かブロックをしているカードのうち）", " (among the attacking and blocking cards)"),
     "cond.player_value": ("{0}の{1}が{2}", "{0}'s {1}: {2}"),
     "tested.player_value": ("{0}の{1}: {2}", "{0}'s {1}: {2}"),
     "tested.in_combat": ("{0}の戦闘中のカード: {1}", "{0} in combat: {1}"),

@@ -21,7 +21,7 @@ RULE_WORDS: dict[str, tuple[str, str]] = {
     "cond.lost": ("{}が敗北している", "{} lost"),
     "cond.stack_empty": ("解決を待つものがない", "nothing waits to resolve"),
     "cond.damage_left": ("残りのダメージが{}", "damage left: {}"),
-    "cond.has_keyword": ("{0}の{2}に{1}を持つカードがある", "{0} has a card with {1} in {2}"),
+    "cond.has_keyword": ("{0}の{2}に{1}を持つカードがある{3}", "{0} has a card with {1} in {2}{3}"),
     "cond.stat_at_least": ("{0}の{1}が{2}の{3}以上", "the {0}'s {1} is at least the {2}'s {3}"),
     "cond.not": ("「{}」ではない", "not ({})"),
     "cond.all": ("、かつ", " and "),

@@ -112,7 +112,10 @@ def cond_words(game: Game, c, lang: str) -> str:
         return word("cond.chose", lang, tx(node.label, lang), tx(opt.label, lang) if opt and opt.label else str(a.get("option")))
     said = []
     for p in entry.params:
-        if p.name in a:
+        if p.type == "bool":  # a flag: its phrase when it is set (cond.<predicate>.<flag>)
+            flag = f"cond.{n}.{p.name}"
+            said.append(word(flag, lang) if a.get(p.name) is True and flag in WORDS else "")
+        elif p.name in a:
             said.append(arg_words(game, p.name, p.type, a[p.name], lang))
         elif p.type == "zone":  # no zone given: anywhere in play
             said.append(word("cond.anywhere", lang))
