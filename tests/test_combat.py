@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 from tcgtiming.present import site
 from tcgtiming.frontend.pipeline import compile_file
-from tcgtiming.runtime.engine import SimulationError
+from tcgtiming.runtime.engine import SimulationError, simulate
 from test_stack_window import run as run_on, variant
 
 MTG = ROOT / "rules" / "mtg"
@@ -292,3 +292,31 @@ def test_a_keyword_test_limited_to_combat_says_so_in_words():
         assert cond_words(game, skip, lang).count(flag) == 2
         plain = m.Pred("has_keyword", (("keyword", "first_strike"), ("player", "any")))
         assert flag not in cond_words(game, plain, lang)
+
+
+def test_a_branch_tells_the_player_value_it_read(tmp_path):
+    from tcgtiming.runtime.narrate import Narrator
+
+    old = '''          cite: "cr#cr-511"
+          nodes:
+'''
+    new = old + '''            - kind: branch
+              id: low
+              label: {ja: ライフは少ないか, en: is life low?}
+              cases:
+                - id: "yes"
+                  label: {ja: 少ない, en: low}
+                  when: {player_value: {player: nonactive_player, value: life, le: 17}}
+                  then: [{kind: auto, label: {ja: 何もしない, en: nothing}, do: pass}]
+'''
+    text = RULES.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    rules = tmp_path / "game.yaml"
+    rules.write_text(text.replace(old, new), encoding="utf-8")
+    res = compiled(TWO, rules)
+    r = simulate(res.game, res.scenario, strict=True)
+    (e,) = at(r, "combat.end.low")
+    assert e.event[:2] == ("case", "yes")
+    assert ("player_value", "p2", 17, ("life",), True) in [f for _, facts in e.event[2] for f in facts]
+    assert "Bob's life: 17" in Narrator(res.game, res.scenario, "en").entry(e)
+    assert "Bobのライフ: 17" in Narrator(res.game, res.scenario, "ja").entry(e)
