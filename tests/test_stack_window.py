@@ -299,10 +299,10 @@ cards:
   - {id: bear, name: Bear, type: creature, stats: {power: 2, toughness: 2}}
 choices:
   - {at: combat.attackers.declare, take: attack, card: bear}
-  - {at: combat.blockers.1, take: "no"}
+  - {at: combat.blockers.declare, take: "no"}
 """, encoding="utf-8")
     r = run(sc, rules=MTG, strict=True)
-    assert any(e.event[:2] == ("attack", "bear") for e in r.entries)  # a creature attacks: the zone says so
+    assert any(e.event[:2] == ("attackers", ("bear",)) for e in r.entries)  # a creature attacks: the zone says so
     bad = variant(tmp_path, MTG, ("combatants: [creature]", "combatants: [creatur]"), name="game.yaml")
     hits = [d for d in compile_file(str(bad)).diagnostics if d.code == "C302"]
     assert len(hits) == 1 and "creature" in hits[0].help
