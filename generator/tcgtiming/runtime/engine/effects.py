@@ -110,8 +110,7 @@ def eff_change_value(cx, a):
 
     def run(st, card, controller, item, target):
         pid = who(st, controller)
-        old = st.values[pid].get(name, 0)
-        change_value(st, pid, name, by)
+        old = change_value(st, pid, name, by)
         return ("change_value", pid, name, old, old + by)
     return run
 

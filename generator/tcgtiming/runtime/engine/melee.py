@@ -23,12 +23,14 @@ def start_values(game, scenario) -> dict:
     return {pid: {**start, **dict(own.get(pid, ()))} for pid, *_ in scenario.players}
 
 
-def change_value(st, pid: str, name: str, by: int) -> None:
-    """A player value changes (a fact of the current entry: ``("value", player, name, old, new)``)."""
+def change_value(st, pid: str, name: str, by: int) -> int:
+    """A player value changes (a fact of the current entry: ``("value", player, name, old, new)``);
+    the value it had."""
     vals = st.values[pid]
     old = vals.get(name, 0)
     vals[name] = old + by
     st.note(("value", pid, name, old, old + by))
+    return old
 
 
 def fighting(st, play, pid: str | None = None) -> list:
