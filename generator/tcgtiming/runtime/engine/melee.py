@@ -18,6 +18,8 @@ READY = ("stand", "active")  # the states a card attacks or blocks from (untappe
 
 def start_values(game, scenario) -> dict:
     """Each player's values (life) as the run starts: the rule file's start, or the scenario's."""
+    if not game.player_values and not scenario.values:  # most games: no value, a run pays next to nothing
+        return {p[0]: {} for p in scenario.players}
     start = {k: v.get("start", 0) for k, v in (game.player_values or {}).items()}
     own = dict(scenario.values)
     return {pid: {**start, **dict(own.get(pid, ()))} for pid, *_ in scenario.players}
