@@ -256,7 +256,8 @@ EFFECTS: dict[str, Entry] = _entries(
     Entry("negate", "Negate the ability or card this one answers (the newest item on the stack when it was played)."),
     Entry("pending", "The controller gets one more pending ability (a stand-in for 'another ability triggers')."),
     Entry("pay", "A cost: the controller turns count cards of a zone (any zone) from one state to another (VERSUS: usable "
-          "magic cards face down); refused, saying why, when fewer cards can pay.",
-          (_p("zone:zone"), _p("count:int"), _p("to:enum:" + STATES), _p("from?:enum:" + STATES))),
+          "magic cards face down; MTG: untapped lands tapped, with type); refused, saying why, when fewer cards can pay.",
+          (_p("zone:zone"), _p("count:int"), _p("to:enum:" + STATES), _p("from?:enum:" + STATES),
+           _p("type?:card_type", "only cards of this card type pay (default: any card of the zone)"))),
 )
 

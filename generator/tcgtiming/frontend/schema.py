@@ -325,6 +325,10 @@ class PlayCost(Model):
         description="The state the paying cards are turned to.")
     from_: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] | None = Field(
         None, alias="from", description="The state a card must be in to pay (default: any).")
+    type: Id | None = Field(None, description="Only cards of this card type (an item of card_types) pay, e.g. land "
+                            "(default: any card of the zone).")
+    card_from: Ref | None = Field(None, description="Only a card played from this zone pays (MTG: a spell cast from the "
+                                  "hand; an ability of a card already in play pays only its own cost).")
 
 
 class Play(Named):

@@ -213,19 +213,23 @@ class Windows:
 
 
 def play_cost(st, card, ab, pid) -> tuple:
-    """What the rule file says every card played as this play kind costs (VERSUS: a magic item's E
-    in usable magic cards turned face down), without the card stating it; refused, saying why."""
+    """What the rule file says every card played as this play kind costs, without the card stating it
+    (VERSUS: a magic item's E in usable magic cards turned face down; MTG: a spell's mana value in
+    untapped lands tapped); refused, saying what is missing."""
     spec = st.prog.game.plays.get(ab.play)
     cost = spec.get("cost") if spec is not None else None
     if cost is None:
         return ()
-    stat, zone, frm, to = cost
+    stat, zone, frm, to, kind, card_from = cost
+    if card_from is not None and card.zone != card_from:
+        return ()
     n = max(0, card.stat(stat))
-    usable = payable(st, zone, frm, pid)
+    usable = payable(st, zone, frm, pid, kind)
     if len(usable) < n:
-        raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} ({stat}) card(s) of {zone}"
-                              + (f" in state {frm}" if frm else "") + f"; {st.who(pid)} has {len(usable)}",
-                              choice_naming(st, card))
+        which = (f" of type {kind}" if kind else "") + f" in {zone}" + (f" in state {frm}" if frm else "")
+        raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} ({stat}): {n} card(s){which}; "
+                              f"{st.who(pid)} has {len(usable)}" + (f" ({', '.join(c.id for c in usable)})" if usable else "")
+                              + f", {n - len(usable)} missing", choice_naming(st, card))
     for c in usable[:n]:
         st.set_state(c, to)
     return (("pay", n, card.id, tuple(c.id for c in usable[:n]), to),) if n else ()
