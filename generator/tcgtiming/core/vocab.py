@@ -142,7 +142,8 @@ PREDICATES: dict[str, Entry] = _entries(
     Entry("damage_reaches", "The player has a card in the zone whose marked damage is at least its value 'stat' "
           "(lethal damage: a creature's toughness, a unit's defense); a card without the value is not measured.",
           (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS))),
-    Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw).",
+    Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw), "
+          "also inside a procedure called from it.",
           (_p("timing:timing"),)),
 )
 
