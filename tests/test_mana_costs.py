@@ -41,9 +41,9 @@ def test_a_spell_taps_as_many_untapped_lands_as_its_mana_value_and_nothing_else(
     e = played(run, "divination")
     pays = [p for p in e.event[4:] for p in p if p[0] == "pay"]
     # the creature stands first in the battlefield's order, yet only lands pay; the land played this phase too
-    assert pays == [("pay", 3, "divination", ("island-a", "island-b", "island-c"), "rest")]
+    assert pays == [("pay", 3, "divination", ("island-a", "mountain", "island-c"), "rest")]
     tapped = {c[1] for c in e.changes if c[0] == "state" and c[-1] == "rest"}
-    assert tapped == {"island-a", "island-b", "island-c"}
+    assert tapped == {"island-a", "mountain", "island-c"}
     assert not any(c[0] == "state" and c[1] == "bear" for x in run.entries for c in x.changes if x.node != "beginning.untap.1")
     assert [x[0] for x in e.stack] == ["divination"]
 
@@ -79,33 +79,57 @@ def test_an_ability_of_a_card_in_play_pays_only_its_own_cost(tmp_path):
     run = simulate(game, sc, strict=False)
     assert not [p for p in played(run, "bear").event[4:] for p in p if p[0] == "pay"]
     pays = [p for p in played(run, "divination").event[4:] for p in p if p[0] == "pay"]
-    assert pays and pays[0][3] == ("island-a", "island-b", "island-c")  # the lands were all still untapped
+    assert pays and pays[0][3] == ("island-a", "mountain", "island-c")  # the lands were all still untapped
 
 
 def test_the_pay_effect_may_name_the_card_type_that_pays(tmp_path):
     cost = "cost: [{move: {who: controller, from: hand, to: graveyard, which: self}}]"
     typed = ("cost: [{pay: {zone: battlefield, count: 2, from: stand, to: rest, type: land}}, "
              "{move: {who: controller, from: hand, to: graveyard, which: self}}]")
-    path = copy(tmp_path, TAPS, ("    stats: {cost: 3}\n", ""), ("play: sorcery, " + cost, "play: sorcery, " + typed))
+    path = copy(tmp_path, TAPS, ("    traits: [blue]\n    stats: {cost: 3}\n", ""), ("play: sorcery, " + cost, "play: sorcery, " + typed))
     game, sc = scenario_of(path)
     run = simulate(game, sc, strict=False)
     pays = [p for p in played(run, "divination").event[4:] for p in p if p[0] == "pay"]
-    assert pays == [("pay", 2, "divination", ("island-a", "island-b"), "rest")]  # not the creature before them
+    assert pays == [("pay", 2, "divination", ("island-a", "mountain"), "rest")]  # not the creature before them
+
+
+COST = "cost: {stat: cost, zone: battlefield, from: stand, to: rest, type: land, card_from: hand, colours: colours}\n    when"
 
 
 @pytest.mark.parametrize("old,new,word", [
-    ("cost: {stat: cost, zone: battlefield, from: stand, to: rest, type: land, card_from: hand}\n    when",
-     "cost: {stat: cots, zone: battlefield, from: stand, to: rest, type: land, card_from: hand}\n    when", "cots"),
-    ("cost: {stat: cost, zone: battlefield, from: stand, to: rest, type: land, card_from: hand}\n    when",
-     "cost: {stat: cost, zone: battlefield, from: stand, to: rest, type: lands, card_from: hand}\n    when", "lands"),
-    ("cost: {stat: cost, zone: battlefield, from: stand, to: rest, type: land, card_from: hand}\n    when",
-     "cost: {stat: cost, zone: battlefield, from: stand, to: rest, type: land, card_from: hnad}\n    when", "hnad"),
+    ("stat: cost,", "stat: cots,", "cots"),
+    ("type: land,", "type: lands,", "lands"),
+    ("card_from: hand,", "card_from: hnad,", "hnad"),
+    ("colours: colours}", "colours: colors}", "colors"),
 ])
 def test_the_words_of_a_play_cost_are_checked_with_a_located_did_you_mean(tmp_path, old, new, word):
-    path = copy(tmp_path, MTG / "game.yaml", (old, new), name="game.yaml")
+    path = copy(tmp_path, MTG / "game.yaml", (COST, COST.replace(old, new)), name="game.yaml")
     res = compile_file(path)
     ds = [d for d in res.diagnostics if d.severity == "error"]
     assert [d.code for d in ds] == ["C302"], [(d.code, d.message) for d in ds]
-    line = new.split("\n")[0]
     text = path.read_text(encoding="utf-8").split("\n")
-    assert line in text[ds[0].line - 1] and word in ds[0].message and ds[0].help
+    line = text[ds[0].line - 1]
+    assert new in line and line.index(new) <= ds[0].col - 1 < line.index(new) + len(new)
+    assert word in ds[0].message and ds[0].help
+
+
+COUNTER = MTG / "rulings" / "counterspell-needs-blue.yaml"
+
+
+def test_each_coloured_symbol_needs_a_land_of_its_colour():
+    with pytest.raises(SimulationError) as err:  # two blue symbols, one Island and two Mountains untapped
+        simulate(*scenario_of(COUNTER), strict=True)
+    assert err.value.code == "R503" and "blue" in err.value.message and "missing" not in err.value.message
+
+
+def test_a_land_of_two_colours_pays_the_symbol_only_it_can_pay(tmp_path):
+    # blue and red needed; the dual land comes first in the zone, yet the lone Island takes blue and the dual red
+    path = copy(tmp_path, COUNTER, ("traits: [blue, blue]", "traits: [blue, red]"),
+                ("battlefield: [mountain-a, island, mountain-b]", "battlefield: [dual, island]"),
+                ("  - {id: mountain-a,", "  - {id: dual, name: Volcanic Island, type: land, traits: [blue, red], state: stand}\n  - {id: mountain-a,"))
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("expect:")] + "expect:\n  events:\n    - {played: counterspell, count: 1}\n",
+                    encoding="utf-8")
+    run = simulate(*scenario_of(path), strict=False)
+    pays = [p for p in played(run, "counterspell").event[4:] for p in p if p[0] == "pay"]
+    assert pays == [("pay", 2, "counterspell", ("dual", "island"), "rest")]

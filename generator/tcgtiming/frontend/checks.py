@@ -60,6 +60,8 @@ class FileChecks:
                     self.res.ref(p.cost.card_from, self.res.reg.zones, ("plays", i, "cost", "card_from"), "zone")
                 if p.cost.type is not None:
                     self.res.card_word(p.cost.type, ("plays", i, "cost", "type"), "type")
+                if p.cost.colours is not None:
+                    self.res.named_list(p.cost.colours, ("plays", i, "cost", "colours"))
             for j, r in enumerate(p.by or []):
                 self.res.role(r, ("plays", i, "by", j))
         held: dict[str, str] = {}

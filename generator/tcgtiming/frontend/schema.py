@@ -329,6 +329,9 @@ class PlayCost(Model):
                             "(default: any card of the zone).")
     card_from: Ref | None = Field(None, description="Only a card played from this zone pays (MTG: a spell cast from the "
                                   "hand; an ability of a card already in play pays only its own cost).")
+    colours: Ref | None = Field(None, description="A list (e.g. colours): each of the played card's traits that is an "
+                                "item of it needs a paying card with that trait (MTG: a blue mana symbol, a land making "
+                                "blue); a trait written twice needs two.")
 
 
 class Play(Named):

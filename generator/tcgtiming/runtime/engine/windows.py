@@ -215,24 +215,56 @@ class Windows:
 def play_cost(st, card, ab, pid) -> tuple:
     """What the rule file says every card played as this play kind costs, without the card stating it
     (VERSUS: a magic item's E in usable magic cards turned face down; MTG: a spell's mana value in
-    untapped lands tapped); refused, saying what is missing."""
+    untapped lands tapped, a land of its colour for each coloured symbol); refused, saying what is
+    missing."""
     spec = st.prog.game.plays.get(ab.play)
     cost = spec.get("cost") if spec is not None else None
     if cost is None:
         return ()
-    stat, zone, frm, to, kind, card_from = cost
+    stat, zone, frm, to, kind, card_from, colours = cost
     if card_from is not None and card.zone != card_from:
         return ()
-    n = max(0, card.stat(stat))
     usable = payable(st, zone, frm, pid, kind)
-    if len(usable) < n:
+    need = ()
+    if colours is not None:
+        items = {it.id for it in st.prog.game.lists[colours]}
+        need = tuple(t for t in card.spec.traits if t in items)
+    n = max(0, card.stat(stat), len(need))
+    picked, short = paying(usable, n, need)
+    if picked is None:
         which = (f" of type {kind}" if kind else "") + f" in {zone}" + (f" in state {frm}" if frm else "")
-        raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} ({stat}): {n} card(s){which}; "
+        lack = (f"{n - len(usable)} missing" if len(usable) < n
+                else f"none of them for the colour(s) {', '.join(short)}")
+        raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} ({stat}"
+                              + (f"; {', '.join(need)}" if need else "") + f"): {n} card(s){which}; "
                               f"{st.who(pid)} has {len(usable)}" + (f" ({', '.join(c.id for c in usable)})" if usable else "")
-                              + f", {n - len(usable)} missing", choice_naming(st, card))
-    for c in usable[:n]:
+                              + f", {lack}", choice_naming(st, card))
+    for c in picked:
         st.set_state(c, to)
-    return (("pay", n, card.id, tuple(c.id for c in usable[:n]), to),) if n else ()
+    return (("pay", n, card.id, tuple(c.id for c in picked), to),) if n else ()
+
+
+def paying(usable: list, n: int, need: tuple) -> tuple:
+    """The n cards that pay, in the zone's order: for each needed trait (a colour) a card of its own
+    having it (a matching, so that a card with two colours goes where it is needed), then the first
+    others; (None, the traits no card is left for) when they cannot pay."""
+    if len(usable) < n:
+        return None, ()
+    owner: dict[int, int] = {}  # paying card (index in usable) -> the need it pays
+
+    def take(i: int, seen: set) -> bool:
+        for j, c in enumerate(usable):
+            if j not in seen and need[i] in c.spec.traits:
+                seen.add(j)
+                if j not in owner or take(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+    short = tuple(dict.fromkeys(need[i] for i in range(len(need)) if not take(i, set())))
+    if short:
+        return None, short
+    rest = [j for j in range(len(usable)) if j not in owner][:n - len(owner)]
+    return [usable[j] for j in sorted(set(owner) | set(rest))], ()
 
 
 @WINDOW_ACTIONS
