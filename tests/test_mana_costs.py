@@ -133,3 +133,22 @@ def test_a_land_of_two_colours_pays_the_symbol_only_it_can_pay(tmp_path):
     run = simulate(*scenario_of(path), strict=False)
     pays = [p for p in played(run, "counterspell").event[4:] for p in p if p[0] == "pay"]
     assert pays == [("pay", 2, "counterspell", ("dual", "island"), "rest")]
+
+
+def test_a_play_the_player_cannot_pay_for_is_not_offered(tmp_path):
+    """After Opt taps one of three lands, Divination (3) cannot be paid: holding only it, Alice has
+    nothing to play, so her passes are forced (no unscripted decision under --strict), and the
+    'first' policy, which plays whatever it may, does not try it."""
+    text = SHORT.read_text(encoding="utf-8")
+    head = text[:text.index("choices:")] + ("choices:\n  - {at: beginning.upkeep, take: pass}\n  - {at: beginning.upkeep, take: pass}\n"
+                                             "  - {at: main1, take: play, card: opt}\n")
+    path = tmp_path / SHORT.name
+    path.write_text(head + "expect:\n  zones: {p1: {hand: [divination, a1]}}\n", encoding="utf-8")
+    game, sc = scenario_of(path)
+    run = simulate(game, sc, strict=True)
+    assert not [e for e in run.entries if e.event and e.event[0] == "window_play" and e.event[1] == "divination"]
+    assert dict(dict(run.zones)["p1"])["hand"] == ("divination", "a1")
+    path.write_text(head.replace("seed: 1\n", "seed: 1\n  policy: first\n") + "expect:\n  zones: {p1: {hand: 2}}\n",
+                    encoding="utf-8")
+    game, sc = scenario_of(path)
+    assert dict(dict(simulate(game, sc).zones)["p1"])["hand"] == ("divination", "a1")

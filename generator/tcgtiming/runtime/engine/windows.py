@@ -4,7 +4,7 @@ the decisions of a window: each one is a step of the run's budget."""
 from __future__ import annotations
 
 from ...core.text import cond_text
-from .abilities import IDLE, SCOPE
+from .abilities import IDLE, SCOPE, can_pay
 from .cards import choice_naming
 from .effects import payable
 from .state import Registry, SimulationError, StackItem
@@ -165,7 +165,8 @@ class Windows:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
-                    if ab.kind == "activated" and ab.play in plays and self.may_play(pid, ab.play):
+                    if ab.kind == "activated" and ab.play in plays and self.may_play(pid, ab.play) \
+                            and affordable(self, card, ab, pid):
                         out.append((card, ab, None))
         return out
 
@@ -217,20 +218,10 @@ def play_cost(st, card, ab, pid) -> tuple:
     (VERSUS: a magic item's E in usable magic cards turned face down; MTG: a spell's mana value in
     untapped lands tapped, a land of its colour for each coloured symbol); refused, saying what is
     missing."""
-    spec = st.prog.game.plays.get(ab.play)
-    cost = spec.get("cost") if spec is not None else None
-    if cost is None:
+    plan = cost_plan(st, card, ab, pid)
+    if plan is None:
         return ()
-    stat, zone, frm, to, kind, card_from, colours = cost
-    if card_from is not None and card.zone != card_from:
-        return ()
-    usable = payable(st, zone, frm, pid, kind)
-    need = ()
-    if colours is not None:
-        items = {it.id for it in st.prog.game.lists[colours]}
-        need = tuple(t for t in card.spec.traits if t in items)
-    n = max(0, card.stat(stat), len(need))
-    picked, short = paying(usable, n, need)
+    n, picked, (stat, zone, frm, to, kind), usable, need, short = plan
     if picked is None:
         which = (f" of type {kind}" if kind else "") + f" in {zone}" + (f" in state {frm}" if frm else "")
         lack = (f"{n - len(usable)} missing" if len(usable) < n
@@ -242,6 +233,34 @@ def play_cost(st, card, ab, pid) -> tuple:
     for c in picked:
         st.set_state(c, to)
     return (("pay", n, card.id, tuple(c.id for c in picked), to),) if n else ()
+
+
+def cost_plan(st, card, ab, pid):
+    """The play kind's cost of playing the card now, without paying it: None (no such cost), else
+    (how many, the cards that would pay or None, the cost's words, the usable cards, the colours
+    needed, the colours no card is left for)."""
+    spec = st.prog.game.plays.get(ab.play)
+    cost = spec.get("cost") if spec is not None else None
+    if cost is None:
+        return None
+    stat, zone, frm, to, kind, card_from, colours = cost
+    if card_from is not None and card.zone != card_from:
+        return None
+    usable = payable(st, zone, frm, pid, kind)
+    need = ()
+    if colours is not None:
+        items = {it.id for it in st.prog.game.lists[colours]}
+        need = tuple(t for t in card.spec.traits if t in items)
+    n = max(0, card.stat(stat), len(need))
+    picked, short = paying(usable, n, need)
+    return n, picked, (stat, zone, frm, to, kind), usable, need, short
+
+
+def affordable(st, card, ab, pid) -> bool:
+    """The player can pay the play kind's cost and the ability's own costs now (what the policy and
+    explore offer)."""
+    plan = cost_plan(st, card, ab, pid)
+    return (plan is None or plan[1] is not None) and (not ab.cost or can_pay(st, ab.cost, pid))
 
 
 def paying(usable: list, n: int, need: tuple) -> tuple:
