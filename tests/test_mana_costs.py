@@ -152,3 +152,28 @@ def test_a_play_the_player_cannot_pay_for_is_not_offered(tmp_path):
                     encoding="utf-8")
     game, sc = scenario_of(path)
     assert dict(dict(simulate(game, sc).zones)["p1"])["hand"] == ("divination", "a1")
+
+
+CHOOSE = MTG / "rulings" / "player-chooses-lands.yaml"
+
+
+@pytest.mark.parametrize("named,why", [
+    ("[mountain-a]", "mountain-a"),                    # one card for a cost of two
+    ("[mountain-a, a1]", "a1"),                        # a card in the hand cannot pay
+    ("[island, mountain-a, mountain-b]", "island"),    # three for two
+])
+def test_the_lands_a_choice_names_must_be_as_many_as_the_cost_and_able_to_pay(tmp_path, named, why):
+    path = copy(tmp_path, CHOOSE, ("cards: [mountain-a, mountain-b]", f"cards: {named}"))
+    with pytest.raises(SimulationError) as err:
+        simulate(*scenario_of(path), strict=True)
+    assert err.value.code == "R503" and why in err.value.message
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert f"cards: {named}" in lines[err.value.loc.line - 1]  # located at the choice that names them
+
+
+def test_the_lands_a_choice_names_must_cover_the_colours(tmp_path):
+    path = copy(tmp_path, CHOOSE, ("cards: [mountain-a, mountain-b]", "cards: [island, mountain-b]"),
+                ("    traits: [red]\n    stats: {cost: 2}\n", "    traits: [red, red]\n    stats: {cost: 2}\n"))
+    with pytest.raises(SimulationError) as err:
+        simulate(*scenario_of(path), strict=True)
+    assert err.value.code == "R503" and "red" in err.value.message and "unpaid" in err.value.message

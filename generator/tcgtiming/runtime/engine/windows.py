@@ -104,6 +104,7 @@ class Windows:
 
     def window_decision(self, node, plays, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
+        self.pay_with = ()
         ch = self.next_choice(node.id, decision=True)
         if ch is not None and ch.take != "pass" and ch.card:
             card = self.cards.get(ch.card)
@@ -123,6 +124,7 @@ class Windows:
             if not self.play_when_holds(pid, ab.play):
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played now: a play of kind '{ab.play}' "
                                       f"needs {cond_text(self.prog.game.plays[ab.play].get('when'))}", ch.loc)
+            self.pay_with = tuple(ch.cards or ())  # the cards the player pays the play kind's cost with
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
@@ -222,6 +224,17 @@ def play_cost(st, card, ab, pid) -> tuple:
     if plan is None:
         return ()
     n, picked, (stat, zone, frm, to, kind), usable, need, short = plan
+    named = getattr(st, "pay_with", ())
+    if named:  # the scenario names the cards that pay: exactly n of the usable ones, covering the colours
+        chosen = [c for c in usable if c.id in named]
+        if len(chosen) != len(set(named)) or len(chosen) != n:
+            raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} card(s) of {zone}; the choice names "
+                                  f"{', '.join(named)}, of which {', '.join(c.id for c in chosen) or 'none'} can pay "
+                                  f"(usable: {', '.join(c.id for c in usable) or 'none'})", choice_naming(st, card))
+        picked, short = paying(chosen, n, need)
+        if picked is None:
+            raise SimulationError("R503", f"{card.name} [{card.id}] needs {', '.join(need)}: the cards the choice names "
+                                  f"({', '.join(named)}) leave {', '.join(short)} unpaid", choice_naming(st, card))
     if picked is None:
         which = (f" of type {kind}" if kind else "") + f" in {zone}" + (f" in state {frm}" if frm else "")
         lack = (f"{n - len(usable)} missing" if len(usable) < n
