@@ -32,6 +32,7 @@ Argument types
 ``trait``     a trait or keyword: an item of the game's list ``traits``
 ``card_type`` a card type: an item of the game's list ``card_types``
 ``list``      a list id of the game
+``play``      a play kind: an id of the game's ``plays``
 ``text``      free text
 ``bool``      true / false
 ``enum:a|b``  one of the given words
@@ -142,6 +143,8 @@ PREDICATES: dict[str, Entry] = _entries(
     Entry("damage_reaches", "The player has a card in the zone whose marked damage is at least its value 'stat' "
           "(lethal damage: a creature's toughness, a unit's defense); a card without the value is not measured.",
           (_p("player:player"), _p("zone:zone"), _p("stat:enum:" + DAMAGE_STATS))),
+    Entry("played_this_turn", "Compares the number of plays of the kind the player has made in priority windows this "
+          "turn (MTG: one land a turn).", (_p("player:player"), _p("kind:play")), compare=True),
     Entry("during", "The run is in the given phase or step now (a phase id, or a step's full id such as beginning.draw), "
           "also inside a procedure called from it.",
           (_p("timing:timing"),)),

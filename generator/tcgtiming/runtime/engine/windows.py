@@ -15,6 +15,20 @@ WINDOW_ACTIONS = Registry("act_")
 class Windows:
     """Priority windows and the stack (a part of ``Machine``)."""
 
+    # the plays made this turn: (player, play kind) -> how many, of the turn play_turn (a run makes its own
+    # dict at its first play of a turn; the cards' 'used' marks tell the same apart in a fingerprint)
+    play_turn = -1
+    play_counts: dict = {}
+
+    def count_play(self, pid, kind) -> None:
+        if self.play_turn != self.turn_index:
+            self.play_counts, self.play_turn = {}, self.turn_index
+        self.play_counts[pid, kind] = self.play_counts.get((pid, kind), 0) + 1
+
+    def plays_made(self, pid, kind) -> int:
+        """How many plays of the kind the player has made in windows this turn."""
+        return self.play_counts.get((pid, kind), 0) if self.play_turn == self.turn_index else 0
+
     def window(self, ni: int) -> None:
         prog = self.prog
         node = prog.nodes[ni]
@@ -55,6 +69,7 @@ class Windows:
                 continue
             card, ab, target = play
             card.used = True
+            self.count_play(pid, ab.play)
             item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
             paid = play_cost(self, card, ab, pid)
             effect = prog.effect
