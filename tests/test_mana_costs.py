@@ -177,3 +177,11 @@ def test_the_lands_a_choice_names_must_cover_the_colours(tmp_path):
     with pytest.raises(SimulationError) as err:
         simulate(*scenario_of(path), strict=True)
     assert err.value.code == "R503" and "red" in err.value.message and "unpaid" in err.value.message
+
+
+def test_lands_named_for_a_play_that_costs_nothing_are_refused(tmp_path):
+    path = copy(tmp_path, TAPS, ("  - {at: main1, take: play, card: island-c}\n",
+                                 "  - {at: main1, take: play, card: island-c, cards: [island-a]}\n"))
+    with pytest.raises(SimulationError) as err:
+        simulate(*scenario_of(path), strict=True)
+    assert err.value.code == "R503" and "island-a" in err.value.message and "no cost" in err.value.message

@@ -19,6 +19,7 @@ class Windows:
     # dict at its first play of a turn; the cards' 'used' marks tell the same apart in a fingerprint)
     play_turn = -1
     play_counts: dict = {}
+    pay_with: tuple = ()  # the cards a scripted play names to pay its play kind's cost with (its choice's cards)
 
     def count_play(self, pid, kind) -> None:
         if self.play_turn != self.turn_index:
@@ -235,11 +236,14 @@ def play_cost(st, card, ab, pid) -> tuple:
     (VERSUS: a magic item's E in usable magic cards turned face down; MTG: a spell's mana value in
     untapped lands tapped, a land of its colour for each coloured symbol); refused, saying what is
     missing."""
-    plan = cost_plan(st, card, ab, pid)
+    plan, named = cost_plan(st, card, ab, pid), st.pay_with
     if plan is None:
+        if named:
+            raise SimulationError("R503", f"the choice names cards to pay with ({', '.join(named)}), but playing "
+                                  f"{card.name} [{card.id}] as '{ab.play}' has no cost they could pay",
+                                  choice_naming(st, card))
         return ()
     n, picked, (stat, zone, frm, to, kind), usable, need, short = plan
-    named = getattr(st, "pay_with", ())
     if named:  # the scenario names the cards that pay: exactly n of the usable ones, covering the colours
         chosen = [c for c in usable if c.id in named]
         if len(chosen) != len(set(named)) or len(chosen) != n:
