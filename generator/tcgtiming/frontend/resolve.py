@@ -36,6 +36,7 @@ class Registry:
     constants: frozenset[str]  # the integer constants, which an 'int' argument may name
     items: Mapping[str, frozenset[str]] = field(default_factory=dict)  # list id -> its item ids
     timings: frozenset[str] = frozenset()  # phase ids and full step ids ('timing' arguments)
+    plays: frozenset[str] = frozenset()  # the play kinds ('play' arguments)
     values: frozenset[str] = frozenset()  # the player values ('player_value' arguments)
 
     @classmethod
@@ -46,18 +47,18 @@ class Registry:
                    {li.id: frozenset(it.id for it in li.items) for li in rf.lists},
                    frozenset([ph.id for ph in rf.turn.phases]
                              + [f"{ph.id}.{st.id}" for ph in rf.turn.phases for st in ph.steps or ()]),
-                   frozenset(v.id for v in rf.player_values))
+                   frozenset(p.id for p in rf.plays), frozenset(v.id for v in rf.player_values))
 
     @classmethod
     def of_game(cls, game: m.Game) -> "Registry":
         return cls(frozenset(game.roles), frozenset(game.zones), frozenset(game.events), frozenset(game.lists),
                    _ints(game.constants), {k: frozenset(it.id for it in v) for k, v in game.lists.items()},
                    frozenset(c for c, box in game.containers.items() if box.kind in ("phase", "step")),
-                   frozenset(game.player_values or ()))
+                   frozenset(game.plays), frozenset(game.player_values or ()))
 
     def widen(self, roles: Iterable[str] = (), events: Iterable[str] = ()) -> "Registry":
         return Registry(self.roles | set(roles), self.zones, self.events | set(events), self.lists, self.constants,
-                        self.items, self.timings, self.values)
+                        self.items, self.timings, self.plays, self.values)
 
 
 def _ints(constants: Mapping[str, object]) -> frozenset[str]:
@@ -212,6 +213,8 @@ class Resolver:
             self.event(v, path)
         elif type_ == "list":
             self.named_list(v, path)
+        elif type_ == "play":
+            self.ref(v, self.reg.plays, path, "play kind")
         elif type_ == "timing":
             self.ref(v, self.reg.timings, path, "phase or step")
         elif type_ == "player_value":

@@ -39,7 +39,7 @@ class Point(NamedTuple):
             parts.append("take: pass|play")
         if "window" in self.asks or "card" in self.asks:
             parts.append("card: <card id>")
-        if "cards" in self.asks:
+        if "cards" in self.asks or "paying" in self.asks:
             parts.append("cards: [<card id>, ...]")
         if "blocks" in self.asks:
             parts.append("blocks: {<blocker id>: <attacker id>, ...}")
@@ -74,7 +74,9 @@ def points(game: m.Game) -> list[Point]:
             asks.append(before.get(nid, ""))
         if node.kind == "window" and node.window is not None:
             w = node.window
-            out.append(Point(nid, node.kind, w.first, ("window",), (), tuple(w.plays), tuple(w.who), node.label))
+            paid = any(k in game.plays and game.plays[k].get("cost") for k in w.plays)  # cards: the ones that pay
+            out.append(Point(nid, node.kind, w.first, ("window", "paying") if paid else ("window",), (), tuple(w.plays),
+                             tuple(w.who), node.label))
             continue
         if action is not None and action.name == "resolve_pending":
             asks.append("pending")
