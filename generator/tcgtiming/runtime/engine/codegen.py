@@ -27,6 +27,7 @@ from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
 from .source import Gen
 from .state import GameOver, SimulationError
+from .witness import tested_source
 
 CLOSURES = False  # True: every run uses the closure tier (the comparison test sets it)
 
@@ -40,11 +41,13 @@ def turn_for(prog, st, traced: bool):
     # the nodes where the scenario scripts a play that no one may make there (refused when the run comes)
     stray = frozenset(nid for nid, chs in st.choices.items() if nid in nodes
                       and nodes[nid].kind in ("auto", "closed", "trigger") and any(c.take == "play" for c in chs))
+    # the automatic actions with a choice scripted (the others never find one: no test at run time)
+    scripted = frozenset(nid for nid in st.choices if nid in nodes and nodes[nid].kind in ("auto", "closed"))
     cache = prog.__dict__.setdefault("_fast_turns", {})
-    key = (traced, events, stray)
+    key = (traced, events, stray, scripted)
     fn = cache.get(key)
     if fn is None:
-        gen = Fast(prog, traced, events, stray)
+        gen = Fast(prog, traced, events, stray, scripted)
         src = gen.source()
         code = compile(src, f"<tcgtiming fast program of {prog.game.id}{' (traced)' if traced else ''}>", "exec")
         exec(code, gen.ns)
@@ -59,8 +62,9 @@ def _registered(prog, name: str, table: dict) -> bool:
 
 
 class Fast(Gen):
-    def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset()):
-        self.events, self.stray = events, stray
+    def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset(),
+                 scripted: frozenset = frozenset()):
+        self.events, self.stray, self.scripted = events, stray, scripted
         super().__init__(prog, traced)
         self.ns.update(Taken=Taken, GameOver=GameOver)
         cx = prog.cx
@@ -98,13 +102,21 @@ class Fast(Gen):
         if k == "trigger":
             return refuse + self.trigger(ni, n)
         if k in ("check", "call"):
-            out = []
-            for line in super().node(b, nid):
+            callee = self.game.nodes[self.succ(nid, "call")].container
+            body = self.inline(ni, callee)
+            out, lines = [], super().node(b, nid)
+            call = f"r = {self.fn[callee]}(st, None)"
+            while lines:
+                line = lines.pop(0)
                 if line == "if 'check_timing' in L: st.fire('check_timing')":
                     if "check_timing" in self.events:
                         out.append("FI['check_timing'](st, None)")
-                    continue
-                out.append(line)
+                elif line == call and body is not None:  # the procedure in place: no call, no jump out to test
+                    out += body
+                elif line == "if r is not None:" and body is not None:
+                    lines.pop(0)
+                else:
+                    out.append(line)
             return out
         if k in ("auto", "closed") and n.action is not None and getattr(prog.actions.get(ni), "const", None) is None:
             body = self.action(ni, n)
@@ -114,7 +126,30 @@ class Fast(Gen):
             fast = self.player(ni, n)
             if fast is not None:
                 return fast
-        return super().node(b, nid)
+        refusal = f"if st.choices.get({nid!r}): st.closed_play({ni})"
+        return [x for x in super().node(b, nid) if x != refusal or nid in self.stray]
+
+    def inline(self, ni: int, cid: str) -> list[str] | None:
+        """A called procedure written in place (a loop on its own block counter) when it calls no
+        other procedure and has no child containers; else None (it is called)."""
+        g = self.game
+        if self.inlined is not None or any(isinstance(u, tuple) or g.nodes[u].kind in ("check", "call")
+                                           for u in self.units[cid]):
+            return None
+        saved = (self.cid, self.block_of, self.block_first, getattr(self, "_b", 0), self.pcv, self.inlined)
+        self.pcv, self.inlined = "pc1", ni
+        try:
+            blocks = self.blocks_of(cid)
+            body: list[str] = []
+            for b, us in enumerate(blocks):
+                body += self.block(b, us, len(blocks))
+        finally:
+            self.cid, self.block_of, self.block_first, self._b, self.pcv, self.inlined = saved
+        return ["pc1 = 0", "while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
+
+    def tested(self, ni: int, node, k: int | None = None) -> str:
+        """What a branch or loop tested, written in place (the witnesses' values as expressions)."""
+        return tested_source(self.prog, node, k, self.const)
 
     def wrap(self, ni: int, kind: str, body: list[str]) -> list[str]:
         """An action's code (which leaves its event in ``ev``) and the node's entry."""
@@ -183,8 +218,9 @@ class Fast(Gen):
         """The only pending ability, without a cost, no choice scripted for the node: resolved in place;
         anything else: the closure."""
         a = self.const("A", self.prog.actions[ni])
+        chosen = f" and not st.choices.get({n.id!r})" if n.id in self.scripted else ""
         head = [f"p = st.seat[{seat}]", "q = st.pending[p]",
-                f"if q.n == 1 and not q.log[q.head].ability.cost and not st.choices.get({n.id!r}):"]
+                f"if q.n == 1 and not q.log[q.head].ability.cost{chosen}:"]
         if not self.traced:
             return head + ["    x = q.pop(0)", "    ab = x.ability",
                            "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",

@@ -16,8 +16,9 @@ from .state import Registry
 WITNESSES = Registry("wit_")
 
 
-def _each(cx, player, value, extra=()):
-    """A witness of a value per player (each player of 'any' or 'both')."""
+def _each(cx, player, value, extra=(), src: str | None = None):
+    """A witness of a value per player (each player of 'any' or 'both'). ``src``: the value as a Python
+    expression of ``st``, ``{}`` standing for the player (the fast tier writes it in place)."""
     seats = cx.seats(player) if player is not None else (0,)
     if len(seats) == 1:
         i = seats[0]
@@ -25,19 +26,22 @@ def _each(cx, player, value, extra=()):
         def one(st, name, ok):
             pid = st.seat[i]
             return ((name, pid, value(st, pid), extra, ok),)
-        return one
-    i, j = seats
+        wit = one
+    else:
+        i, j = seats
 
-    def two(st, name, ok):
-        a, b = st.seat[i], st.seat[j]
-        return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
-    return two
+        def two(st, name, ok):
+            a, b = st.seat[i], st.seat[j]
+            return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
+        wit = two
+    wit.src = (tuple(seats), src, extra) if src is not None else None
+    return wit
 
 
 @WITNESSES
 def wit_count(cx, a):
     z = a["zone"]
-    return _each(cx, a["player"], lambda st, pid: len(st.zones[pid][z]), (z,))
+    return _each(cx, a["player"], lambda st, pid: len(st.zones[pid][z]), (z,), f"len(st.zones[{{}}][{z!r}])")
 
 
 @WITNESSES
@@ -48,7 +52,7 @@ def wit_has_state(cx, a):
 
 @WITNESSES
 def wit_has_pending(cx, a):
-    return _each(cx, a["player"], lambda st, pid: st.pending[pid].n)
+    return _each(cx, a["player"], lambda st, pid: st.pending[pid].n, (), "st.pending[{}].n")
 
 
 @WITNESSES
@@ -151,6 +155,31 @@ def _facts(st, items) -> tuple:
     return tuple(facts)
 
 
+def _facts_source(prog, cond, const) -> str:
+    """``_facts`` of a condition's predicates as one Python expression of ``st`` (the same tuple):
+    a witness with a value expression and a predicate with one are written in place, another is
+    called (``const(prefix, value)`` names a value the code reads)."""
+    parts = []
+    for name, wit, held in _witnesses(prog, cond):
+        expr = getattr(held, "expr", None)
+        ok = f"(True if {expr} else False)" if expr else f"(True if {const('C', held)}(st) else False)"
+        spec = getattr(wit, "src", None)
+        if spec is not None and expr is not None:
+            seats, value, extra = spec
+            parts += [f"({name!r}, st.seat[{i}], {value.format(f'st.seat[{i}]')}, {const('X', extra)}, {ok})"
+                      for i in seats]
+        else:
+            parts.append(f"*{const('W', wit)}(st, {name!r}, {ok})")
+    return "(" + "".join(x + ", " for x in parts) + ")"
+
+
+def tested_source(prog, node, k, const) -> str:
+    """What ``branch_tester(prog, node)(st, k)`` (k None: ``loop_tester(prog, node)(st)``) returns, as source."""
+    if k is None:
+        return f"((None, {_facts_source(prog, node.condition, const)}),)"
+    return "(" + "".join(f"({c.id!r}, {_facts_source(prog, c.when, const)}), " for c in node.choices[:k + 1]) + ")"
+
+
 def branch_tester(prog, node):
     """``tested(st, k)``: the facts behind the cases of a branch tried up to case k (k = number of cases:
     all of them, none held)."""
@@ -168,4 +197,4 @@ def loop_tester(prog, node):
     return lambda st: ((None, _facts(st, items)),)
 
 
-__all__ = ["WITNESSES", "branch_tester", "leaves", "loop_tester"]
+__all__ = ["WITNESSES", "branch_tester", "leaves", "loop_tester", "tested_source"]
