@@ -19,6 +19,7 @@ Two variants per key, traced and untraced; the untraced one has no record at all
 forces the closure tier (``source``): used by the test that compares the two tiers' records."""
 from __future__ import annotations
 
+import ast
 import re
 
 from . import firers as firing
@@ -43,11 +44,12 @@ def turn_for(prog, st, traced: bool):
                       and nodes[nid].kind in ("auto", "closed", "trigger") and any(c.take == "play" for c in chs))
     # the automatic actions with a choice scripted (the others never find one: no test at run time)
     scripted = frozenset(nid for nid in st.choices if nid in nodes and nodes[nid].kind in ("auto", "closed"))
+    shapes = firing.shapes(prog, st)
     cache = prog.__dict__.setdefault("_fast_turns", {})
-    key = (traced, events, stray, scripted)
+    key = (traced, events, stray, scripted, shapes)
     fn = cache.get(key)
     if fn is None:
-        gen = Fast(prog, traced, events, stray, scripted)
+        gen = Fast(prog, traced, events, stray, scripted, shapes)
         src = gen.source()
         code = compile(src, f"<tcgtiming fast program of {prog.game.id}{' (traced)' if traced else ''}>", "exec")
         exec(code, gen.ns)
@@ -63,10 +65,11 @@ def _registered(prog, name: str, table: dict) -> bool:
 
 class Fast(Gen):
     def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset(),
-                 scripted: frozenset = frozenset()):
+                 scripted: frozenset = frozenset(), shapes: frozenset = frozenset()):
         self.events, self.stray, self.scripted = events, stray, scripted
+        self.shapes = {s[0]: s for s in shapes}  # the events with one listener: their firing in place
         super().__init__(prog, traced)
-        self.ns.update(Taken=Taken, GameOver=GameOver)
+        self.ns.update(Taken=Taken, GameOver=GameOver, **firing.names(prog))
         cx = prog.cx
         self.stage = cx.zone_or_none("stage")
         # a card moved in place: nothing listens to a card's move, no interrupt-type rule reads it
@@ -80,12 +83,18 @@ class Fast(Gen):
         # read once per call of the function: the procedure frames, each firing function it calls
         head, fired = [lines[0]], {}
         for ev in sorted(set(re.findall(r"FI\[('[^']*'|\"[^\"]*\")\]", "\n".join(body)))):
+            if ast.literal_eval(ev) in self.shapes:
+                continue  # written in place
             fired[ev] = f"X{len(fired)}"
             head.append(f"    {fired[ev]} = st.firers[{ev}]")
         if any("st.frames." in x for x in body):
             head.append("    FR = st.frames")
         out = []
         for x in body:
+            ev = re.fullmatch(r"( *)FI\[('[^']*'|\"[^\"]*\")\]\(st, None\)", x)
+            if ev and ast.literal_eval(ev.group(2)) in self.shapes:  # the firing in place
+                out += [ev.group(1) + y for y in firing.in_place(self.shapes[ast.literal_eval(ev.group(2))], self.traced)]
+                continue
             x = x.replace("st.frames.append(", "FR.append(").replace("st.frames.pop()", "FR.pop()")
             for ev, name in fired.items():
                 x = x.replace(f"FI[{ev}]", name)
