@@ -35,9 +35,18 @@ CLOSURES = False  # True: every run uses the closure tier (the comparison test s
 
 def turn_for(prog, st, traced: bool):
     """The function that runs one turn of the machine's scenario (``F(st, None)``); sets the
-    machine's firing functions."""
-    events = frozenset(st.listen)
+    machine's firing functions. Called before the run; what it finds is the scenario's (cached on
+    its ``Setup``)."""
     st.firers = firing.firers(prog, st)
+    made = prog.setup(st.sc).__dict__.setdefault("_turns", {})
+    fn = made.get(traced)
+    if fn is None:
+        fn = made[traced] = _turn(prog, st, traced)
+    return fn
+
+
+def _turn(prog, st, traced: bool):
+    events = frozenset(st.listen)
     nodes = prog.game.nodes
     # the nodes where the scenario scripts a play that no one may make there (refused when the run comes)
     stray = frozenset(nid for nid, chs in st.choices.items() if nid in nodes

@@ -155,14 +155,20 @@ def _facts(st, items) -> tuple:
     return tuple(facts)
 
 
-def _facts_source(prog, cond, const) -> str:
+def _facts_source(prog, cond, const, known: bool | None = None) -> str:
     """``_facts`` of a condition's predicates as one Python expression of ``st`` (the same tuple):
     a witness with a value expression and a predicate with one are written in place, another is
-    called (``const(prefix, value)`` names a value the code reads)."""
+    called (``const(prefix, value)`` names a value the code reads). ``known``: whether the condition
+    holds, when the code has just tested it (a condition of one predicate is not tested again)."""
     parts = []
     for name, wit, held in _witnesses(prog, cond):
         expr = getattr(held, "expr", None)
-        ok = f"(True if {expr} else False)" if expr else f"(True if {const('C', held)}(st) else False)"
+        if known is not None and isinstance(cond, m.Pred):
+            ok = repr(known)
+        elif expr:
+            ok = f"(True if {expr} else False)"
+        else:
+            ok = f"(True if {const('C', held)}(st) else False)"
         spec = getattr(wit, "src", None)
         if spec is not None and expr is not None:
             seats, value, extra = spec
@@ -177,7 +183,9 @@ def tested_source(prog, node, k, const) -> str:
     """What ``branch_tester(prog, node)(st, k)`` (k None: ``loop_tester(prog, node)(st)``) returns, as source."""
     if k is None:
         return f"((None, {_facts_source(prog, node.condition, const)}),)"
-    return "(" + "".join(f"({c.id!r}, {_facts_source(prog, c.when, const)}), " for c in node.choices[:k + 1]) + ")"
+    # the cases before k did not hold; case k (unless k is the 'otherwise') did
+    return "(" + "".join(f"({c.id!r}, {_facts_source(prog, c.when, const, j == k)}), "
+                         for j, c in enumerate(node.choices[:k + 1])) + ")"
 
 
 def branch_tester(prog, node):
