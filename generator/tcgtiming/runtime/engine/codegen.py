@@ -163,6 +163,12 @@ class Fast(Gen):
                 body += self.block(b, us, len(blocks))
         finally:
             self.cid, self.block_of, self.block_first, self._b, self.pcv, self.inlined = saved
+        if blocks and self._first(blocks[0][0]) not in self.leaders:  # its first block runs once: before the loop
+            first = body.index("if pc1 == 1:") if len(blocks) > 1 else len(body)
+            head, body = [x[4:] for x in body[1:first]], body[first:]
+            if not body:
+                return [x for x in head if x != "break"]
+            return head + ["while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
         return ["pc1 = 0", "while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
 
     def tested(self, ni: int, node, k: int | None = None) -> str:

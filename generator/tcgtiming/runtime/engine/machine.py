@@ -73,7 +73,7 @@ class Machine(Flow, Windows, Abilities):
         self.frames: list[int] = []  # the call nodes of the procedures being run
         self.loops: dict[str, int] = {}
         self.vars: dict[str, str] = {}
-        self.script(setup.choices)
+        self.script(setup.choices, setup.by_timing)
         self.left = scenario.max_steps  # steps left in the budget
         self.out = out  # the record stream (None: no trace)
         self.queues = [pending[p] for p in self.players]
