@@ -108,6 +108,11 @@ class Fast(Gen):
             for ev, name in fired.items():
                 x = x.replace(f"FI[{ev}]", name)
             out.append(x)
+        # the run state's containers that a run never replaces, read often: local names
+        for attr, name in (("seat", "SE"), ("pending", "PE"), ("zones", "ZO")):
+            if sum(x.count(f"st.{attr}[") for x in out) > 1:
+                head.append(f"    {name} = st.{attr}")
+                out = [x.replace(f"st.{attr}[", f"{name}[") for x in out]
         return head + out
 
     def node(self, b: int, nid: str) -> list[str]:
