@@ -254,7 +254,7 @@ class Fast(Gen):
             return head + ["    x = q.pop(0)", "    ab = x.ability",
                            "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
                            "elif q.n:", f"    {a}(st)"]
-        return head + ["    x = st.pop_pending(p, 0)", "    ab = x.ability",
+        return head + ["    x = q.pop(0)", "    st.context()", "    ab = x.ability",
                        "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
                        "if ab.effect else ())",
                        "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",

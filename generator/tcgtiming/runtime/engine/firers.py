@@ -47,7 +47,9 @@ def in_place(shape, traced: bool) -> list[str]:
     body = [f"ei = st.listen[{event!r}][0]", "ez = ei[0].zone", f"if {' and '.join(tests)}:",
             f"    if {event!r} in WATCHED: ec[marker({event!r}, ei[0], ei[1])] = en"]
     pend = "Pending(ei[1], ei[0], ei[0].owner)"
-    body.append(f"    st.add_pending({pend})" if traced else f"    st.pending[ei[0].owner].append({pend})")
+    body.append(f"    st.pending[ei[0].owner].append({pend})")
+    if traced:  # as ``add_pending``: the context of the entries changes
+        body.append("    st.context()")
     if every:
         return lines + [f"if not en % {every!r}:"] + ["    " + x for x in body]
     return lines + body
