@@ -75,18 +75,27 @@ def wit_can_attack(cx, a):
 
 @WITNESSES
 def wit_lost(cx, a):
-    return _each(cx, a["player"], lambda st, pid: pid in st.losers)
+    return _each(cx, a["player"], lambda st, pid: pid in st.losers, (), "{} in st.losers")
 
 
-def _number(get):
-    return lambda cx, a: (lambda st, name, ok: ((name, None, get(st), (), ok),))
+def _source(wit, value: str, extra=()):
+    """A witness of a value of no player, with the value as a Python expression of ``st``."""
+    wit.src = (None, value, extra)
+    return wit
+
+
+def _number(get, src: str | None = None):
+    def make(cx, a):
+        wit = lambda st, name, ok: ((name, None, get(st), (), ok),)  # noqa: E731
+        return _source(wit, src) if src is not None else wit
+    return make
 
 
 WITNESSES.update({
-    "attacks_this_turn": _number(lambda st: st.attacks_this_turn),
-    "first_attack_of_turn": _number(lambda st: st.attacks_this_turn),
-    "damage_left": _number(lambda st: st.damage_left),
-    "stack_empty": _number(lambda st: len(st.stack)),
+    "attacks_this_turn": _number(lambda st: st.attacks_this_turn, "st.attacks_this_turn"),
+    "first_attack_of_turn": _number(lambda st: st.attacks_this_turn, "st.attacks_this_turn"),
+    "damage_left": _number(lambda st: st.damage_left, "st.damage_left"),
+    "stack_empty": _number(lambda st: len(st.stack), "len(st.stack)"),
     "revealed_is": _number(lambda st: st.revealed[-1].id if st.revealed else None),
     "chosen_has": _number(lambda st: st.chosen.id if st.chosen is not None else None),
 })
@@ -95,7 +104,8 @@ WITNESSES.update({
 @WITNESSES
 def wit_chose(cx, a):
     node, extra = a["node"], (a["node"],)
-    return lambda st, name, ok: ((name, None, st.decisions.get(node), extra, ok),)
+    return _source(lambda st, name, ok: ((name, None, st.decisions.get(node), extra, ok),),
+                   f"st.decisions.get({node!r})", extra)
 
 
 @WITNESSES
@@ -170,7 +180,11 @@ def _facts_source(prog, cond, const, known: bool | None = None) -> str:
         else:
             ok = f"(True if {const('C', held)}(st) else False)"
         spec = getattr(wit, "src", None)
-        if spec is not None and expr is not None:
+        if wit is _held and expr is not None:  # whether it held is the value
+            parts.append(f"({name!r}, None, (wv := {ok}), (), wv)")
+        elif spec is not None and expr is not None and spec[0] is None:  # a value of no player
+            parts.append(f"({name!r}, None, {spec[1]}, {const('X', spec[2])}, {ok})")
+        elif spec is not None and expr is not None:
             seats, value, extra = spec
             parts += [f"({name!r}, st.seat[{i}], {value.format(f'st.seat[{i}]')}, {const('X', extra)}, {ok})"
                       for i in seats]
