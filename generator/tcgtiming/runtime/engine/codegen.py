@@ -23,7 +23,7 @@ import ast
 import re
 
 from . import firers as firing
-from .abilities import ABILITY_ACTIONS
+from .abilities import ABILITY_ACTIONS, NOTHING_TO_DO
 from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
 from .source import Gen
@@ -213,6 +213,13 @@ class Fast(Gen):
                                   "draw")
             if a.name == "resolve_pending" and _registered(prog, "resolve_pending", ABILITY_ACTIONS):
                 return self.resolve_one(ni, n, cx.seat(a.arg("player")))
+            if (a.name == "rule_processing" and _registered(prog, "rule_processing", ABILITY_ACTIONS)
+                    and not prog.interrupt_rules):
+                # no rule applies now (the first scan finds none): nothing to do, without the call
+                scan, act = self.const("RS", prog.check_scan[0]), self.const("A", prog.actions[ni])
+                if self.traced:
+                    return [f"ev = {act}(st) if {scan}(st, 0) >= 0 else {self.const('E', NOTHING_TO_DO)}"]
+                return [f"if {scan}(st, 0) >= 0: {act}(st)"]
         except (SimulationError, KeyError, TypeError, ValueError):
             return None  # the closure reports it, as it does on the closure tier
         return None
