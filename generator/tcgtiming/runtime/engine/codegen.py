@@ -5,8 +5,15 @@ listen to (a Jinja-like compile: Python source, exec'd once, cached on the progr
 What is written in place, each only where its conditions hold (otherwise the node's compiled
 closure is called, as in ``source``, so every run records the same entries either way):
 
-- an event nothing listens to: nothing at all (no test at run time); an event something listens to:
-  the scenario's own firing function (``fire``: one per event, made at run setup from its cards);
+- a procedure that calls no other (the check timing): its code in place at each call, a loop on a
+  block counter of its own, its first block before the loop;
+- an event nothing listens to: nothing at all (no test at run time); an event one card listens to:
+  its firing in place (``firers.in_place``: the listener's shape - every n-th, zone, condition - is
+  part of the cache key); an event several cards listen to: the scenario's own firing function;
+- rule processing, in a game without interrupt-type rules: the first scan in place, the closure
+  called only when a rule applies;
+- what a branch or loop tested (traced): the witnesses' values as expressions (``witness``), a case
+  of one predicate not tested again;
 - a card move or a draw from the top of a zone: list slices on the players' zone lists, the card's
   zone, its values reset, the ``move`` facts - when no card event (entered, left the stage) listens
   and the game has no interrupt-type rule; a move onto or off the stage calls ``move_card`` per card;
@@ -15,7 +22,9 @@ closure is called, as in ``source``, so every run records the same entries eithe
   takes an available option (every option's condition tested, in order, as the machine does); yes
   or no, when a choice keyed to it answers; only something to do, always.
 
-Two variants per key, traced and untraced; the untraced one has no record at all. ``CLOSURES``
+Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
+scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending
+queues and zones it uses more than once through local names (a run never replaces them). ``CLOSURES``
 forces the closure tier (``source``): used by the test that compares the two tiers' records."""
 from __future__ import annotations
 
