@@ -603,3 +603,29 @@ def test_the_timing_page_shows_the_sources_rows_first_and_every_row_a_click_away
             seed, full = html.index('data-view="seed"'), html.index('data-view="full"')
             assert seed < html.index('<details class="tcg-timing-full">') < full
             assert 'class="structure"' not in html[seed:full]
+
+
+def test_a_procedure_page_names_its_callers_by_step_and_number(built):
+    """'called from' links each caller by where it is (its step, phase or procedure and its
+    number), not by its node id."""
+    from tcgtiming.core.words import word
+    from tcgtiming.present.charts import local_label
+
+    _, out, inputs = built
+    seen = 0
+    for g in inputs.games:
+        for pr in g.procedures:
+            callers = {e.src for e in g.edges if e.kind == "call" and e.dst == pr.begin}
+            for lang in ("ja", "en"):
+                html = site_page(out, f"{g.id}/{pr.id}.md", lang).read_text(encoding="utf-8")
+                if not callers:
+                    continue
+                item = re.search(rf"<li>{re.escape(word('site.called_from', lang))}: (.*?)</li>", html)
+                assert item, (g.id, pr.id, lang)
+                links = dict(re.findall(r'<a href="[^"#]*#([^"]+)">([^<]+)</a>', item.group(1)))
+                assert set(links) == callers
+                for nid, text in links.items():
+                    n = g.nodes[nid]
+                    assert unescape(text) == f"{g.containers[n.container].label.get(lang)} {local_label(g, n)}".strip()
+                    seen += 1
+    assert seen >= 24  # MTG's priority alone is called from 12 places, in two languages
