@@ -629,3 +629,21 @@ def test_a_procedure_page_names_its_callers_by_step_and_number(built):
                     assert unescape(text) == f"{g.containers[n.container].label.get(lang)} {local_label(g, n)}".strip()
                     seen += 1
     assert seen >= 24  # MTG's priority alone is called from 12 places, in two languages
+
+
+def test_a_scenario_page_says_how_the_run_ended_in_words(built):
+    """The outcome is said in the catalogue's words of the page's language (the losers by name), with
+    the result's code beside it."""
+    from tcgtiming.present.explore import outcome_words
+
+    _, out, inputs = built
+    results = set()
+    for g in inputs.games:
+        for sr in inputs.runs[g.id]:
+            for lang in ("ja", "en"):
+                html = unescape(site_page(out, f"{g.id}/scenarios/{sr.stem}.md", lang).read_text(encoding="utf-8"))
+                said = outcome_words(sr.run.result, [sr.names.get(x, x) for x in sr.run.losers], lang)
+                assert said != sr.run.result
+                assert f"{said} (<code>{sr.run.result}</code>)" in html, (g.id, sr.stem, lang)
+            results.add(sr.run.result)
+    assert {"ongoing", "lose"} <= results
