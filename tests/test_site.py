@@ -647,3 +647,22 @@ def test_a_scenario_page_says_how_the_run_ended_in_words(built):
                 assert f"{said} (<code>{sr.run.result}</code>)" in html, (g.id, sr.stem, lang)
             results.add(sr.run.result)
     assert {"ongoing", "lose"} <= results
+
+
+def test_the_coverage_page_names_node_and_edge_kinds_in_the_pages_language(built):
+    """The kind of a node and of an unvisited edge is said in the chart's words (its legend's), so a
+    Japanese coverage page shows no English kind names."""
+    from tcgtiming.core.words import word
+
+    _, out, inputs = built
+    for g in inputs.games:
+        for lang in ("ja", "en"):
+            html = site_page(out, f"{g.id}/coverage/index.md", lang).read_text(encoding="utf-8")
+            col = word("cov.col.kind", lang)
+            kinds = set(re.findall(rf'<td data-label="{re.escape(col)}">([^<]*)</td>', html))
+            assert len(kinds) >= 3, (g.id, lang, kinds)
+            edges = set(re.findall(r"</code> \(([^)]*)\) — ", html))
+            if lang == "ja":
+                assert not any(re.search(r"[A-Za-z]", k) for k in kinds | edges), (g.id, kinds | edges)
+            else:
+                assert "begin" not in kinds and word("site.start", "en") in kinds
