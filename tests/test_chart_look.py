@@ -116,3 +116,14 @@ def test_the_shaft_check_can_fail():
     (nid, ys, texts), = arrow_nodes(svg)
     base, size = texts[0]
     assert not base - 0.8 * size >= ys[1]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_home_pages_colour_key_gives_each_kind_its_charts_colour(lang):
+    """Each kind in the home page's key says its chart colour (the hex code of the charts' style)."""
+    text = (ROOT / "generator" / "tcgtiming" / "present" / "site" / "data" / "pages" / f"index.{lang}.md").read_text("utf-8")
+    keyed = re.findall(r'<span class="tcg-kindname k-(\w+)">[^<]*</span> — ([^\n]*)', text)
+    assert {k for k, _ in keyed} >= {"player", "auto", "check", "window", "closed"}
+    for kind, said in keyed:
+        hexes = re.findall(r"#[0-9a-f]{6}", said)
+        assert hexes == [charts.NODE_STYLE[kind]["color"]] or (not hexes and "dashed" in charts.NODE_STYLE[kind]["style"])

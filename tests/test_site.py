@@ -128,6 +128,8 @@ def test_every_page_is_built(built):
         for g in inputs.games:  # the games table: every game, linked to its overview, with its numbers
             assert f'href="{g.id}/turn.html"' in home and g.name.get(lang) in unescape(home)
             assert re.search(rf"<td[^>]*>{g.stats()['nodes']}</td>", home)
+            rulings = len(inputs.rulings[g.id])  # and its rulings, counted and linked
+            assert rulings and f'<a href="{g.id}/rulings/index.html">{rulings}</a>' in home
     assert (out / "index.html").is_file() and (out / "404.html").is_file()  # choose a language; not found
     assert not (base / "out" / "docs").exists() and not (base / "out" / "mkdocs.yml").exists()
 
@@ -666,3 +668,8 @@ def test_the_coverage_page_names_node_and_edge_kinds_in_the_pages_language(built
                 assert not any(re.search(r"[A-Za-z]", k) for k in kinds | edges), (g.id, kinds | edges)
             else:
                 assert "begin" not in kinds and word("site.start", "en") in kinds
+            # the turn's start is visited by every scenario: said in a word, not as the list of them all
+            n = len({sr.stem for sr in inputs.runs[g.id]} | {r.stem for r in inputs.rulings.get(g.id, []) if r.run is not None})
+            cell = re.search(rf'#{re.escape(g.turn.begin)}".*?</td>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*>[^<]*</td>\s*'
+                             rf'<td[^>]*>([^<]*)</td>', html, re.S)
+            assert cell and unescape(cell.group(1)) == word("cov.every_input", lang, n), (g.id, lang)

@@ -131,6 +131,11 @@ def heat_svg(svg: str, cov: cov_mod.GameCoverage) -> str:
     return svg.replace("</style>", "</style>" + HEAT_STYLE, 1) if "</style>" in svg else svg
 
 
+def _inputs(names: list[str], every: list[str], lang: str) -> list[str]:
+    """The inputs that visit a node: by name, or in a word when every input does."""
+    return [cov_mod.wd("every_input", lang, len(every))] if len(every) > 1 and names == every else names
+
+
 def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
     from ..charts import chart_ids
     from ..when import containers_of
@@ -150,12 +155,13 @@ def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
                        "style": f"max-width:{width:g}px;aspect-ratio:{width:g}/{height:g}",
                        "alt": tx(Text(f"{container.label.ja}の網羅", f"coverage of the {container.label.en}"), lang)})
     rows = []
+    every = sorted({v.name for v in cov.inputs})
     for nid, node in game.nodes.items():
         count = cov.nodes.get(nid, 0)
         reason = cov.reasons.get(nid)
         rows.append({"id": nid, "href": rel(page, node_page(game, node), nid), "label": tx(node.label, lang),
                      "kind": kind_word(game, node, lang), "visits": count, "heat": cov_mod.heat(count),
-                     "inputs": sorted(set(cov.by.get(nid, []))),
+                     "inputs": _inputs(sorted(set(cov.by.get(nid, []))), every, lang),
                      "reason": cov_mod.wd("reason." + ("none" if reason == "gap" else reason), lang) if reason else "",
                      "gap": reason == "gap"})
     groups = [{"reason": r, "title": cov_mod.wd("reason." + ("none" if r == "gap" else r), lang),
