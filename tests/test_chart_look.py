@@ -127,3 +127,26 @@ def test_the_home_pages_colour_key_gives_each_kind_its_charts_colour(lang):
     for kind, said in keyed:
         hexes = re.findall(r"#[0-9a-f]{6}", said)
         assert hexes == [charts.NODE_STYLE[kind]["color"]] or (not hexes and "dashed" in charts.NODE_STYLE[kind]["style"])
+
+
+@pytest.mark.parametrize("game_id", ["mtg", "ws", "versus", "gundam", "aquarian"])
+def test_the_overview_draws_a_way_out_of_a_step_as_a_jump_labelled_by_its_option(game_id):
+    """A go-to or exit that one option of a step takes, leaving its step (or phase) for a later one,
+    is a 'jump ahead' edge of the overview labelled with the option, also when it passes through the
+    end of the phase (not an unlabelled 'next')."""
+    game = compile_file(ROOT / "rules" / game_id / "game.yaml").game
+    ch = charts.build_chart(game, "turn", "en")
+    units = {n.id for n in ch.nodes}
+    found = 0
+    for node in game.nodes.values():
+        ins = game.in_edges.get(node.id, ())
+        if node.kind not in ("goto", "exit") or len(ins) != 1 or ins[0].kind != "option" or ins[0].label is None:
+            continue
+        unit = node.step if node.step in units else node.phase
+        out = [e for e in ch.edges if e.src == unit and e.dst != unit and ins[0].label.en in " ".join(e.label)]
+        if any(e.kind == "back" for e in game.successors(node.id)) or not out:
+            continue
+        assert all(e.kind == "jump" for e in out), (node.id, [(e.dst, e.kind) for e in out])
+        found += 1
+    if game_id == "mtg":
+        assert found >= 1
