@@ -150,3 +150,17 @@ def test_the_overview_draws_a_way_out_of_a_step_as_a_jump_labelled_by_its_option
         found += 1
     if game_id == "mtg":
         assert found >= 1
+
+
+def test_an_edge_label_keeps_a_gap_to_its_line(mtg):
+    """dot sets an edge label's left side against the edge: every labelled edge starts its label with
+    an empty cell, so the words stand off the line they name."""
+    labelled = 0
+    for chart in charts.chart_ids(mtg):
+        for line in charts.to_dot(charts.build_chart(mtg, chart, "ja")).splitlines():
+            if " -> " in line and " label=" in line:
+                label = re.search(r" label=(<.*?>)[,\]]", line + "]").group(1)
+                assert label.startswith('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>'
+                                        '<TD WIDTH="6"></TD><TD>'), line
+                labelled += 1
+    assert labelled >= 5
