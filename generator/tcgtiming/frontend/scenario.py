@@ -140,8 +140,14 @@ class ScenarioChecks:
         if sf.scenario.game != game.id:
             self.fail("C302", f"scenario for game '{sf.scenario.game}' run with the rules of '{game.id}'", ("scenario", "game"))
         pids = [p.id for p in sf.players]
-        if len(pids) != 2 or len(set(pids)) != 2:
-            self.fail("C301", "a scenario has exactly two players with different ids", ("players",))
+        fewest, most = game.players
+        if not fewest <= len(pids) <= most:
+            allowed = str(fewest) if fewest == most else f"{fewest} to {most}"
+            self.fail("C301", f"{game.id} is played by {allowed} players; this scenario lists {len(pids)}", ("players",),
+                      help="list the players in turn order (the game's 'players' says how many it allows)")
+        for i, pid in enumerate(pids):
+            if pid in pids[:i]:
+                self.fail("C301", f"duplicate player id '{pid}'", ("players", i, "id"))
         if sf.scenario.turn_player not in pids:
             self.fail("C302", f"unknown player '{sf.scenario.turn_player}'", ("scenario", "turn_player"),
                       help=did_you_mean(sf.scenario.turn_player, pids))

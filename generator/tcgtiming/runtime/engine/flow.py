@@ -173,6 +173,8 @@ class Flow:
         prog = self.prog
         node = prog.nodes[ni]
         self.at = self.node = ni
+        if ni in prog.refused:
+            raise prog.refused[ni]
         actor = self.seat[prog.actor_seat[ni]]
         act = prog.actions.get(ni)
         ch, by = self.decide(node, actor)
@@ -251,7 +253,8 @@ class Flow:
         else:
             pids = [self.seat[i] for i in self.prog.cx.seats(node.player)]
             self.result = "lose"
-            self.losers = pids if node.result == "lose" else [self.other(p) for p in pids]
+            self.losers = pids if node.result == "lose" else [self.other(p) for p in pids] if len(self.players) == 2 \
+                else [p for p in self.players if p not in pids]  # a win: every other player loses
         if self.out is not None:
             self.out((ni, ("end_game", self.result, tuple(self.losers))))
         raise GameOver
