@@ -8,6 +8,7 @@ RULE_WORDS: dict[str, tuple[str, str]] = {
     "cond.first_turn_of_game": ("ゲームの最初のターン", "the first turn of the game"),
     "cond.first_attack_of_turn": ("このターン最初のアタック", "the first attack of the turn"),
     "cond.attacks_this_turn": ("このターンのアタック回数が{}", "attacks this turn: {}"),
+    "cond.player_count": ("プレイヤーの人数が{}", "number of players: {}"),
     "cond.count": ("{1}の{0}の枚数が{2}", "cards in {1}'s {0}: {2}"),
     "cond.has_pending": ("{}に待機中の自動能力がある", "{} has abilities waiting"),
     "cond.has_state": ("{0}の{2}に{1}のカードがある", "{0}: a card in {2} is {1}"),

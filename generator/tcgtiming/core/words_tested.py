@@ -21,6 +21,7 @@ TESTED_WORDS: dict[str, tuple[str, str]] = {
     "tested.can_attack": ("{0}のアタックできるキャラ: {1}人", "{0}'s characters able to attack: {1}"),
     "tested.lost": ("{0}の敗北: {1}", "{0} has lost: {1}"),
     "tested.attacks_this_turn": ("このターンのアタック回数: {0}", "attacks this turn: {0}"),
+    "tested.player_count": ("プレイヤーの人数: {0}", "number of players: {0}"),
     "tested.first_attack_of_turn": ("このターンのアタック回数: {0}", "attacks this turn: {0}"),
     "tested.damage_left": ("残りのダメージ: {0}", "damage left: {0}"),
     "tested.stack_empty": ("解決を待つもの: {0}個", "waiting to resolve: {0}"),

@@ -75,6 +75,13 @@ def pred_attacks_this_turn(cx, a):
 
 
 @PREDICATES
+def pred_player_count(cx, a):
+    test, src = compare(cx, a)  # the program is made for one number of players: a constant
+    held = test(cx.players)
+    return inline(lambda st: held, repr(held))
+
+
+@PREDICATES
 def pred_count(cx, a):
     (test, src), z = compare(cx, a), a["zone"]
     return per_player(cx, a["player"], lambda st, pid: test(len(st.zones[pid][z])),

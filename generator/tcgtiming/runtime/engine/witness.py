@@ -26,12 +26,17 @@ def _each(cx, player, value, extra=()):
             pid = st.seat[i]
             return ((name, pid, value(st, pid), extra, ok),)
         return one
-    i, j = seats
+    if len(seats) == 2:
+        i, j = seats
 
-    def two(st, name, ok):
-        a, b = st.seat[i], st.seat[j]
-        return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
-    return two
+        def two(st, name, ok):
+            a, b = st.seat[i], st.seat[j]
+            return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
+        return two
+
+    def every(st, name, ok):  # more than two players: each in turn order
+        return tuple((name, p, value(st, p), extra, ok) for p in (st.seat[i] for i in seats))
+    return every
 
 
 @WITNESSES
@@ -80,6 +85,7 @@ def _number(get):
 
 WITNESSES.update({
     "attacks_this_turn": _number(lambda st: st.attacks_this_turn),
+    "player_count": _number(lambda st: len(st.players)),
     "first_attack_of_turn": _number(lambda st: st.attacks_this_turn),
     "damage_left": _number(lambda st: st.damage_left),
     "stack_empty": _number(lambda st: len(st.stack)),
