@@ -159,3 +159,23 @@ def test_one_player_named_by_a_role_several_hold_is_refused_where_the_run_reache
     # the same game with two players runs the node
     two = load(MTG / "scenarios" / "first-turn-no-draw.yaml")
     assert two.scenario is not None
+
+
+# --- roles as sets ------------------------------------------------------------------------------------
+def test_a_non_turn_role_is_every_other_player_where_a_set_is_meant():
+    from tcgtiming.runtime.engine import program_for
+    from tcgtiming.runtime.engine.conditions import PREDICATES
+    game = load(UPKEEP).game
+    three, two = program_for(game, 3), program_for(game, 2)
+    test = PREDICATES["holds_role"](three.cx, {"player": "self", "role": "nonactive_player"})
+
+    class St:
+        seat = ["p1", "p2", None, None, "p3"]
+    for pid, held in (("p1", False), ("p2", True), ("p3", True)):
+        St.seat[2] = pid
+        assert test(St) is held and eval(test.expr, {"st": St}) is held
+    # a window's 'who' holds every player; the blockers step's actor is refused only with three
+    ni = three.index["priority.window"]
+    assert three.windows[ni][1:] == ((0, 1, 4), 3) and two.windows[ni][1:] == ((0, 1), 2)
+    blockers = three.index["combat.blockers.1"]
+    assert blockers in three.refused and three.refused[blockers].code == "R509" and not two.refused
