@@ -49,16 +49,17 @@ def test_three_players_triggers_go_on_the_stack_in_apnap_order_and_resolve_in_re
     # the active player's two (in the order they chose: owl first), then Bob's, then Carol's
     assert first.event[0] == "before_priority"
     stacked = dict(first.event[1])["stack_pending"] if isinstance(first.event[1][0], tuple) else None
-    assert [e[2] for e in stacked] == ["owl-upkeep", "sage-upkeep", "seer-upkeep", "oracle-upkeep"]
-    assert [e[0] for e in stacked] == ["p1", "p1", "p2", "p3"]
-    assert [s[1] for s in first.stack] == ["owl-upkeep", "sage-upkeep", "seer-upkeep", "oracle-upkeep"]
+    # (Carol, too, puts hers in the order she chose: hawk first)
+    assert [e[2] for e in stacked] == ["owl-upkeep", "sage-upkeep", "seer-upkeep", "hawk-upkeep", "oracle-upkeep"]
+    assert [e[0] for e in stacked] == ["p1", "p1", "p2", "p3", "p3"]
+    assert [s[1] for s in first.stack] == ["owl-upkeep", "sage-upkeep", "seer-upkeep", "hawk-upkeep", "oracle-upkeep"]
     resolved = [e.event[3] for e in run.entries if e.event[0] == "resolved"]
-    assert resolved == ["oracle-upkeep", "seer-upkeep", "sage-upkeep", "owl-upkeep"]
+    assert resolved == ["oracle-upkeep", "hawk-upkeep", "seer-upkeep", "sage-upkeep", "owl-upkeep"]
     # after each resolution the active player receives priority, and each controller drew
     after = [run.entries[i + 1].priority for i, e in enumerate(run.entries) if e.event[0] == "resolved"]
-    assert after == ["p1"] * 4
+    assert after == ["p1"] * 5
     hands = dict((pid, dict(zones)) for pid, zones in run.machine.final_zones())
-    assert hands["p3"]["hand"] == ("c1",) and hands["p2"]["hand"] == ("b1",)
+    assert hands["p3"]["hand"] == ("c1", "c2") and hands["p2"]["hand"] == ("b1",)
 
 
 def test_no_draw_skip_with_three_players_on_the_first_turn():
