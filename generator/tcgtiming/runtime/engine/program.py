@@ -77,7 +77,8 @@ class Program:
             if node.kind == "window":
                 w = node.window
                 who = tuple(sorted({i for r in w.who for i in cx.role_seats(r)}))
-                need = max(w.passes, players) if w.close == "consecutive_passes" else \
+                passes = w.passes if players == 2 else max(w.passes, players)  # more players: one pass each at least
+                need = passes if w.close == "consecutive_passes" else \
                     (len(who) if w.close == "all_pass" else 1)
                 self.windows[ni] = (self._seat(w.first, ni), who, need)
                 params = game.containers[node.procedure].params if node.procedure else ()
