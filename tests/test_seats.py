@@ -180,3 +180,24 @@ def test_a_non_turn_role_is_every_other_player_where_a_set_is_meant():
     assert three.windows[ni][1:] == ((0, 1, 4), 3) and two.windows[ni][1:] == ((0, 1), 2)
     blockers = three.index["combat.blockers.1"]
     assert blockers in three.refused and three.refused[blockers].code == "R509" and not two.refused
+
+
+@pytest.mark.parametrize("players, code", [("{min: 4, max: 2}", "S204"), ("1", "S204"), ("{min: 2, max: 3, most: 4}", "S201")])
+def test_a_bad_player_count_in_a_rule_file_is_a_located_error(tmp_path, players, code):
+    text = (MTG / "game.yaml").read_text(encoding="utf-8").replace("players: {min: 2, max: 4}", f"players: {players}")
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    res = compile_file(str(path))
+    line = text.splitlines().index(f"  players: {players}") + 1
+    assert res.game is None and any(d.code == code and d.line == line for d in res.diagnostics), \
+        [(d.code, d.line, d.message) for d in res.diagnostics]
+
+
+def test_a_single_number_allows_exactly_that_many(tmp_path):
+    text = (MTG / "game.yaml").read_text(encoding="utf-8").replace("players: {min: 2, max: 4}", "players: 3")
+    (tmp_path / "mtg").mkdir()
+    (tmp_path / "mtg" / "game.yaml").write_text(text, encoding="utf-8")
+    three = compile_file(str(UPKEEP), rules=str(tmp_path / "mtg" / "game.yaml"))
+    assert three.game.players == (3, 3) and three.scenario is not None
+    two = compile_file(str(MTG / "scenarios" / "first-turn-no-draw.yaml"), rules=str(tmp_path / "mtg" / "game.yaml"))
+    assert two.scenario is None and any(d.code == "C301" and "by 3 players" in d.message for d in two.diagnostics)
