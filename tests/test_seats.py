@@ -201,3 +201,23 @@ def test_a_single_number_allows_exactly_that_many(tmp_path):
     assert three.game.players == (3, 3) and three.scenario is not None
     two = compile_file(str(MTG / "scenarios" / "first-turn-no-draw.yaml"), rules=str(tmp_path / "mtg" / "game.yaml"))
     assert two.scenario is None and any(d.code == "C301" and "by 3 players" in d.message for d in two.diagnostics)
+
+
+@pytest.mark.parametrize("lang, active, other", [("en", "active player", "nonactive player"),
+                                                 ("ja", "アクティブ・プレイヤー", "非アクティブ・プレイヤー")])
+def test_the_narration_names_every_player_and_their_role_each_turn(lang, active, other):
+    from tcgtiming.runtime.trace import as_text
+    _, _, run = run_of(MTG / "scenarios" / "three-player-turn-order.yaml")
+    heads = [line for line in as_text(run, None, lang).splitlines() if line.startswith("==") and "Alice" in line]
+    assert len(heads) == 3
+    seats = [("Alice", "Bob", "Carol"), ("Bob", "Carol", "Alice"), ("Carol", "Alice", "Bob")]
+    for head, (tp, a, b) in zip(heads, seats):
+        where = [head.index(n) for n in (tp, a, b)]
+        assert where == sorted(where)  # in turn order from the active player
+        assert head.count(other) == 2 and head.count(active) - head.count(other) == 1  # one contains the other
+        assert head.index(active) < head.index(a)  # the active player's role comes with the turn player
+    # the decisions name the player who made them: in Bob's turn, Bob passes first
+    text = as_text(run, None, lang)
+    turn2 = text[text.index(heads[1]):text.index(heads[2])]
+    passes = [line for line in turn2.splitlines() if "priority.window" in line and ("passes" in line or "パス" in line)]
+    assert [line.split()[3].rstrip(":") for line in passes[:3]] == ["Bob", "Carol", "Alice"]
