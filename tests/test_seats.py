@@ -221,3 +221,21 @@ def test_the_narration_names_every_player_and_their_role_each_turn(lang, active,
     turn2 = text[text.index(heads[1]):text.index(heads[2])]
     passes = [line for line in turn2.splitlines() if "priority.window" in line and ("passes" in line or "パス" in line)]
     assert [line.split()[3].rstrip(":") for line in passes[:3]] == ["Bob", "Carol", "Alice"]
+
+
+def test_a_card_ability_naming_one_player_by_a_role_several_hold_is_refused_where_it_is_written(tmp_path):
+    src = MTG / "scenarios" / "three-player-turn-order.yaml"
+
+    def change(d):
+        ab = d["cards"][9]["abilities"][0]
+        ab["if"] = {"all": [{"count": {"player": "nonactive_player", "zone": "hand", "ge": 0}},
+                            {"holds_role": {"player": "controller", "role": "nonactive_player"}}]}
+    path = variant(tmp_path, src, change)
+    res = load(path)
+    bad = [d for d in res.diagnostics if d.code == "R509"]
+    assert res.scenario is None and len(bad) == 1  # holds_role's role is a set: allowed
+    line = path.read_text(encoding="utf-8").splitlines()[bad[0].line - 1]
+    assert "nonactive_player" in line[bad[0].col - 1:]
+    # with two players the same ability is fine
+    two = load(variant(tmp_path, src, lambda d: (change(d), d["players"].pop(), d.__setitem__("choices", []))))
+    assert not [d for d in two.diagnostics if d.code == "R509"]
