@@ -239,3 +239,20 @@ def test_a_card_ability_naming_one_player_by_a_role_several_hold_is_refused_wher
     # with two players the same ability is fine
     two = load(variant(tmp_path, src, lambda d: (change(d), d["players"].pop(), d.__setitem__("choices", []))))
     assert not [d for d in two.diagnostics if d.code == "R509"]
+
+
+def test_four_players_pass_round_the_table_and_all_four_must_pass(tmp_path):
+    def change(d):
+        d["players"].append({"id": "p4", "name": "Dave", "zones": {"library": ["d1"]}})
+        d["cards"].append({"id": "d1", "name": "Plains", "type": "land"})
+        d["choices"] = [c for c in d["choices"] if c["at"] not in ("beginning.upkeep", "beginning.draw")]
+        d["choices"][:0] = [{"at": s, "take": "pass"} for s in ["beginning.upkeep"] * 3 + ["beginning.draw"] * 3]
+    res = load(variant(tmp_path, RESPONSES, change))
+    run = simulate(res.game, res.scenario, strict=True)
+    entries = window_entries(run)
+    main = entries[next(i for i, e in enumerate(entries) if e.event[0] == "window_play"):]
+    resolved = [i for i, e in enumerate(main) if e.event[0] == "resolved"]
+    assert [main[i].event[3] for i in resolved] == ["negate", "counter", "opt"]
+    for i in resolved[1:]:  # between resolutions: each of the four passes once, from the active player on
+        assert [(main[i - k].actor, main[i - k].event) for k in (4, 3, 2, 1)] == \
+            [("p1", ("pass", 1)), ("p2", ("pass", 2)), ("p3", ("pass", 3)), ("p4", ("pass", 4))]
