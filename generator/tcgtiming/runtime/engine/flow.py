@@ -46,7 +46,7 @@ class Flow:
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
         a window, which pending ability first) with none keyed to the node, the next unkeyed choice."""
         lst = self.choices.get(node_id)
-        if not lst and self.by_timing:
+        if not lst and decision and self.by_timing:  # a step or phase answers decisions only
             for t in self.timings_of(node_id):
                 lst = self.choices.get(t)
                 if lst:
