@@ -209,13 +209,6 @@ def _possible(game: Game, t: Timing) -> Timing:
     return replace(t, plays=tuple(k for k in t.plays if any(allowed(game, t, k, s) is not False for s in seats)))
 
 
-def kinds_of_seat(game: Game, t: Timing, seat: str) -> list[str]:
-    """The kinds of a timing a player may play there (some only if a condition holds then): a kind only some
-    roles may play (its ``by``: a timing its text names, seen from the player; a ``when`` naming the player's
-    role) is the other player's when the seat holds none of them."""
-    return [k for k in t.plays if allowed(game, t, k, seat) is not False]
-
-
 def status(game: Game, t: Timing, f: Filter) -> str:
     if not t.can_play or not t.plays:
         return "closed"
