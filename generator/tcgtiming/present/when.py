@@ -248,19 +248,17 @@ def limits(game: Game, t: Timing, f: Filter) -> list[tuple[str, tuple[str, ...],
 
 def limit_texts(game: Game, t: Timing, f: Filter, lang: str) -> list[str]:
     """The limits of the timing's kinds in words: "sorcery speed: only if nothing waits to resolve"."""
-    from .site.phrases import cond_words
-
     out = []
     for k, only, cond in limits(game, t, f):
         name = kind_name(game, k, lang)
         roles = [r for r in t.who if r in game.roles and game.roles[r].get("seat") in only] or list(only)
         who = ("、" if lang == "ja" else ", ").join(role_name(game, r, lang) for r in roles)
         if only and cond is not None:
-            out.append(wd("kind_only_if", lang, name, who, cond_words(game, cond, lang)))
+            out.append(wd("kind_only_if", lang, name, who, limit_cond(game, cond, lang)))
         elif only:
             out.append(wd("kind_only", lang, name, who))
         else:
-            out.append(wd("kind_if", lang, name, cond_words(game, cond, lang)))
+            out.append(wd("kind_if", lang, name, limit_cond(game, cond, lang)))
     return out
 
 
