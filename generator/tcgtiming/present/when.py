@@ -197,7 +197,7 @@ def who_seats(game: Game, t: Timing) -> list[str]:
 
 def allowed(game: Game, t: Timing, kind: str, seat: str):
     """May a player of the seat play the kind at the timing? True, False, or the condition still to hold."""
-    return kind_at(game, kind, seat, t.phase, t.step)
+    return kind_at(game, kind, seat, t.phase, t.step, window=t.type == "window")
 
 
 def _possible(game: Game, t: Timing) -> Timing:

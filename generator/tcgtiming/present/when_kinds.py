@@ -57,14 +57,15 @@ def settle(game: Game, cond, seat: str, phase: str | None, step: str | None):
     return cond
 
 
-def kind_at(game: Game, kind: str, seat: str, phase: str | None, step: str | None):
+def kind_at(game: Game, kind: str, seat: str, phase: str | None, step: str | None, window: bool = True):
     """May a player of the seat play the kind at a timing of the phase and step? True, False, or the
-    condition still to hold then (it depends on the state of the game)."""
+    condition still to hold then (it depends on the state of the game). The kind's ``when`` is tested
+    in priority windows (as the engine tests it), not at a player action's option."""
     p = game.plays.get(kind)
     if p is None:
         return True
     by = p.get("by")
     if by and not seat_roles(game, seat) & set(by):
         return False
-    cond = p.get("when")
+    cond = p.get("when") if window else None
     return True if cond is None else settle(game, cond, seat, phase, step)
