@@ -76,7 +76,7 @@ _TABLE = [
     # --- running a scenario -------------------------------------------------------------
     Code("R501", "unscripted-decision", "error", "In --strict mode, a decision the scenario does not script."),
     Code("R502", "step-budget", "error", "The run exceeded its step budget (node visits, window decisions, rules applied, abilities resolved): the message names the repeating cycle."),
-    Code("R503", "impossible-choice", "error", "A scripted choice that cannot be carried out (an option not available, a card not there, a play not allowed at this timing)."),
+    Code("R503", "impossible-choice", "error", "A scripted choice that cannot be carried out (an option not available, a card not there, a play not allowed at this timing, a cost the player cannot pay)."),
     Code("R504", "unused-choice", "warning", "A scripted choice that the run never reached."),
     Code("R505", "expectation", "error", "A fact the scenario expects of its trace does not hold."),
     Code("R506", "no-rules", "error", "The rule file of the scenario's game cannot be found or is invalid."),

@@ -96,5 +96,6 @@ ACTION_WORDS: dict[str, tuple[str, str]] = {
     # conditions the rule language words file does not say yet
     "cond.untriggered": ("{}で誘発するはずの自動能力が誘発していない", "an ability that {} would trigger has not triggered"),
     "cond.has_type": ("{0}の{2}に{1}がある", "{0} has a {1} in {2}"),
+    "cond.played_this_turn": ("{0}がこのターンにプレイした{1}の数が{2}", "{1} played by {0} this turn: {2}"),
     "cond.chosen_has": ("選んだカードが{0}{1}を持つ", "the chosen card has {0}{1}"),
 }

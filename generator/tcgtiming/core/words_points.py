@@ -13,6 +13,7 @@ POINT_WORDS: dict[str, tuple[str, str]] = {
     "points.ask.may": ("行うかどうか", "does it or not"),
     "points.ask.card": ("カードを1枚選ぶ", "picks a card"),
     "points.ask.cards": ("カードを選ぶ", "picks cards"),
+    "points.ask.paying": ("コストを払うカードを選べる", "may pick the cards that pay a play's cost"),
     "points.ask.window": ("パスするかプレイする（優先権を先に持つ）", "passes or plays (holds priority first)"),
     "points.ask.pending": ("待機中の能力から解決するものを選ぶ（コストを払うか）", "picks which pending ability resolves (and whether to pay its cost)"),
 }

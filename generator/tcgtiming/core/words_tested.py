@@ -20,6 +20,7 @@ TESTED_WORDS: dict[str, tuple[str, str]] = {
     "tested.has_keyword": ("{0}のそのキーワードを持つカード: {1}枚", "{0}'s cards with that keyword: {1}"),
     "tested.can_attack": ("{0}のアタックできるキャラ: {1}人", "{0}'s characters able to attack: {1}"),
     "tested.lost": ("{0}の敗北: {1}", "{0} has lost: {1}"),
+    "tested.played_this_turn": ("{0}がこのターンにプレイした数: {1}", "{0}'s plays of that kind this turn: {1}"),
     "tested.attacks_this_turn": ("このターンのアタック回数: {0}", "attacks this turn: {0}"),
     "tested.first_attack_of_turn": ("このターンのアタック回数: {0}", "attacks this turn: {0}"),
     "tested.damage_left": ("残りのダメージ: {0}", "damage left: {0}"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..core import model as m
 from . import schema as s
 from ..core.diagnostics import Diagnostic, did_you_mean, one_of
+from ..core.scenario import STATS
 from .resolve import Registry, Resolver
 
 
@@ -54,6 +55,13 @@ class FileChecks:
         for i, p in enumerate(rf.plays):
             if p.cost is not None:
                 self.res.ref(p.cost.zone, self.res.reg.zones, ("plays", i, "cost", "zone"), "zone")
+                self.res.ref(p.cost.stat, STATS, ("plays", i, "cost", "stat"), "card stat")
+                if p.cost.card_from is not None:
+                    self.res.ref(p.cost.card_from, self.res.reg.zones, ("plays", i, "cost", "card_from"), "zone")
+                if p.cost.type is not None:
+                    self.res.card_word(p.cost.type, ("plays", i, "cost", "type"), "type")
+                if p.cost.colours is not None:
+                    self.res.named_list(p.cost.colours, ("plays", i, "cost", "colours"))
             for j, r in enumerate(p.by or []):
                 self.res.role(r, ("plays", i, "by", j))
         held: dict[str, str] = {}

@@ -36,6 +36,7 @@ class Registry:
     constants: frozenset[str]  # the integer constants, which an 'int' argument may name
     items: Mapping[str, frozenset[str]] = field(default_factory=dict)  # list id -> its item ids
     timings: frozenset[str] = frozenset()  # phase ids and full step ids ('timing' arguments)
+    plays: frozenset[str] = frozenset()  # the play kinds ('play' arguments)
 
     @classmethod
     def of_rules(cls, rf) -> "Registry":
@@ -44,17 +45,19 @@ class Registry:
                    frozenset(e.id for e in rf.events), frozenset(li.id for li in rf.lists), _ints(rf.constants),
                    {li.id: frozenset(it.id for it in li.items) for li in rf.lists},
                    frozenset([ph.id for ph in rf.turn.phases]
-                             + [f"{ph.id}.{st.id}" for ph in rf.turn.phases for st in ph.steps or ()]))
+                             + [f"{ph.id}.{st.id}" for ph in rf.turn.phases for st in ph.steps or ()]),
+                   frozenset(p.id for p in rf.plays))
 
     @classmethod
     def of_game(cls, game: m.Game) -> "Registry":
         return cls(frozenset(game.roles), frozenset(game.zones), frozenset(game.events), frozenset(game.lists),
                    _ints(game.constants), {k: frozenset(it.id for it in v) for k, v in game.lists.items()},
-                   frozenset(c for c, box in game.containers.items() if box.kind in ("phase", "step")))
+                   frozenset(c for c, box in game.containers.items() if box.kind in ("phase", "step")),
+                   frozenset(game.plays))
 
     def widen(self, roles: Iterable[str] = (), events: Iterable[str] = ()) -> "Registry":
         return Registry(self.roles | set(roles), self.zones, self.events | set(events), self.lists, self.constants,
-                        self.items, self.timings)
+                        self.items, self.timings, self.plays)
 
 
 def _ints(constants: Mapping[str, object]) -> frozenset[str]:
@@ -209,6 +212,8 @@ class Resolver:
             self.event(v, path)
         elif type_ == "list":
             self.named_list(v, path)
+        elif type_ == "play":
+            self.ref(v, self.reg.plays, path, "play kind")
         elif type_ == "timing":
             self.ref(v, self.reg.timings, path, "phase or step")
         elif type_ in CARD_WORD_TYPES:

@@ -325,6 +325,13 @@ class PlayCost(Model):
         description="The state the paying cards are turned to.")
     from_: Literal["stand", "rest", "reverse", "active", "sleep", "face_up", "face_down"] | None = Field(
         None, alias="from", description="The state a card must be in to pay (default: any).")
+    type: Id | None = Field(None, description="Only cards of this card type (an item of card_types) pay, e.g. land "
+                            "(default: any card of the zone).")
+    card_from: Ref | None = Field(None, description="Only a card played from this zone pays (MTG: a spell cast from the "
+                                  "hand; an ability of a card already in play pays only its own cost).")
+    colours: Ref | None = Field(None, description="A list (e.g. colours): each of the played card's traits that is an "
+                                "item of it needs a paying card with that trait (MTG: a blue mana symbol, a land making "
+                                "blue); a trait written twice needs two.")
 
 
 class Play(Named):

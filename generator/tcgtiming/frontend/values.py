@@ -43,7 +43,8 @@ def play_extra(p) -> tuple:
     """What a play kind says besides its name: its cost, its condition, that it does not use the stack."""
     out = []
     if p.cost is not None:
-        out.append(("cost", (p.cost.stat, p.cost.zone, p.cost.from_, p.cost.to)))
+        out.append(("cost", (p.cost.stat, p.cost.zone, p.cost.from_, p.cost.to, p.cost.type, p.cost.card_from,
+                             p.cost.colours)))
     if p.when is not None:
         out.append(("when", lower_condition(p.when)))
     if not p.stack:

@@ -37,7 +37,7 @@ class Point(NamedTuple):
             parts.append("take: pass|play")
         if "window" in self.asks or "card" in self.asks:
             parts.append("card: <card id>")
-        if "cards" in self.asks:
+        if "cards" in self.asks or "paying" in self.asks:
             parts.append("cards: [<card id>, ...]")
         if "pending" in self.asks:
             parts.append("ability: <ability id>")
@@ -67,7 +67,9 @@ def points(game: m.Game) -> list[Point]:
             asks.append("option" if node.choices else ("may" if node.may else ""))
         if node.kind == "window" and node.window is not None:
             w = node.window
-            out.append(Point(nid, node.kind, w.first, ("window",), (), tuple(w.plays), tuple(w.who), node.label))
+            paid = any(k in game.plays and game.plays[k].get("cost") for k in w.plays)  # cards: the ones that pay
+            out.append(Point(nid, node.kind, w.first, ("window", "paying") if paid else ("window",), (), tuple(w.plays),
+                             tuple(w.who), node.label))
             continue
         if action is not None and action.name == "resolve_pending":
             asks.append("pending")

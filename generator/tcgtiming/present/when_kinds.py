@@ -54,6 +54,10 @@ def settle(game: Game, cond, seat: str, phase: str | None, step: str | None):
         return cond if who is None or role is None else who == role
     if cond.name == "during":
         return str(cond.arg("timing")) in (phase, step)
+    if cond.arg("player") == "self":  # the player who would play: a role of the seat, to be said by name
+        role = next((r.id for r in game.roles.values() if r.get("seat") == seat), None)
+        if role is not None:
+            return m.Pred(cond.name, tuple((k, role if k == "player" else v) for k, v in cond.args))
     return cond
 
 

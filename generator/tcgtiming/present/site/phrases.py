@@ -43,6 +43,8 @@ def arg_words(game: Game, name: str, type_: str, value, lang: str) -> str:
         return value_text(game.constants[value])
     if name == "by" and isinstance(value, int) and not isinstance(value, bool):
         return f"{value:+d}"  # a change: +1, -1
+    if type_ == "play" and v in game.plays:
+        return named(game.plays, v, lang)
     if type_ == "name":
         if name == "kind" and v in game.plays:
             return named(game.plays, v, lang)

@@ -290,7 +290,7 @@ def can_pay(st, cost, pid) -> bool:
             who = pid if a.get("who", "controller") == "controller" else st.other(pid)
             if len(st.zone(who, a["from"])) < st.prog.cx.int(a.get("count", 1)):
                 return False
-        if c.name == "pay" and len(payable(st, a["zone"], a.get("from"), pid)) < st.prog.cx.int(a["count"]):
+        if c.name == "pay" and len(payable(st, a["zone"], a.get("from"), pid, a.get("type"))) < st.prog.cx.int(a["count"]):
             return False
     return True
 

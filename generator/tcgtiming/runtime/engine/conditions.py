@@ -220,6 +220,12 @@ def pred_during(cx, a):
 
 
 @PREDICATES
+def pred_played_this_turn(cx, a):
+    (test, _), kind = compare(cx, a), a["kind"]
+    return per_player(cx, a["player"], lambda st, pid: test(st.plays_made(pid, kind)))
+
+
+@PREDICATES
 def pred_damage_reaches(cx, a):
     zone, stat = a["zone"], a["stat"]
     return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)))

@@ -121,20 +121,22 @@ def eff_pending(cx, a):
     return run
 
 
-def payable(st, zone, frm, pid):
-    """The cards of the zone that can pay a cost: those in the state it is paid from (any, if none)."""
-    return [c for c in st.zones[pid][zone] if frm is None or c.state == frm]
+def payable(st, zone, frm, pid, kind=None):
+    """The cards of the zone that can pay a cost: those in the state it is paid from (any, if none),
+    and of the card type that pays (any, if none)."""
+    return [c for c in st.zones[pid][zone] if (frm is None or c.state == frm) and (kind is None or c.spec.type == kind)]
 
 
 @EFFECTS
 def eff_pay(cx, a):
-    zone, n, frm, to = a["zone"], cx.int(a["count"]), a.get("from"), a["to"]
+    zone, n, frm, to, kind = a["zone"], cx.int(a["count"]), a.get("from"), a["to"], a.get("type")
 
     def run(st, card, controller, item, target):
-        usable = payable(st, zone, frm, controller)
+        usable = payable(st, zone, frm, controller, kind)
         if len(usable) < n:
-            raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} card(s) of {zone}"
-                                  + (f" in state {frm}" if frm else "") + f"; {st.who(controller)} has {len(usable)}",
+            raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} card(s)" + (f" of type {kind}" if kind else "")
+                                  + f" of {zone}" + (f" in state {frm}" if frm else "")
+                                  + f"; {st.who(controller)} has {len(usable)}, {n - len(usable)} missing",
                                   choice_naming(st, card))
         paid = usable[:n]
         for c in paid:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from ...core.text import cond_text
 from .abilities import IDLE, SCOPE
-from .cards import choice_naming
-from .effects import payable
+from .costs import affordable, play_cost
 from .state import Registry, SimulationError, StackItem
 
 WINDOW_ACTIONS = Registry("act_")
@@ -14,6 +13,21 @@ WINDOW_ACTIONS = Registry("act_")
 
 class Windows:
     """Priority windows and the stack (a part of ``Machine``)."""
+
+    # the plays made this turn: (player, play kind) -> how many, of the turn play_turn (a run makes its own
+    # dict at its first play of a turn; the cards' 'used' marks tell the same apart in a fingerprint)
+    play_turn = -1
+    play_counts: dict = {}
+    pay_with: tuple = ()  # the cards a scripted play names to pay its play kind's cost with (its choice's cards)
+
+    def count_play(self, pid, kind) -> None:
+        if self.play_turn != self.turn_index:
+            self.play_counts, self.play_turn = {}, self.turn_index
+        self.play_counts[pid, kind] = self.play_counts.get((pid, kind), 0) + 1
+
+    def plays_made(self, pid, kind) -> int:
+        """How many plays of the kind the player has made in windows this turn."""
+        return self.play_counts.get((pid, kind), 0) if self.play_turn == self.turn_index else 0
 
     def window(self, ni: int) -> None:
         prog = self.prog
@@ -55,6 +69,7 @@ class Windows:
                 continue
             card, ab, target = play
             card.used = True
+            self.count_play(pid, ab.play)
             item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
             paid = play_cost(self, card, ab, pid)
             effect = prog.effect
@@ -104,6 +119,7 @@ class Windows:
 
     def window_decision(self, node, plays, pid):
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
+        self.pay_with = ()
         ch = self.next_choice(node.id, decision=True)
         if ch is not None and ch.take != "pass" and ch.card:
             card = self.cards.get(ch.card)
@@ -123,6 +139,7 @@ class Windows:
             if not self.play_when_holds(pid, ab.play):
                 raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played now: a play of kind '{ab.play}' "
                                       f"needs {cond_text(self.prog.game.plays[ab.play].get('when'))}", ch.loc)
+            self.pay_with = tuple(ch.cards or ())  # the cards the player pays the play kind's cost with
             return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
         if ch is not None:
             return None, "scenario"
@@ -165,7 +182,8 @@ class Windows:
                 if card.used:
                     continue
                 for ab in card.spec.abilities:
-                    if ab.kind == "activated" and ab.play in plays and self.may_play(pid, ab.play):
+                    if ab.kind == "activated" and ab.play in plays and self.may_play(pid, ab.play) \
+                            and affordable(self, card, ab, pid):
                         out.append((card, ab, None))
         return out
 
@@ -210,25 +228,6 @@ class Windows:
         done = None if item.negated else self.resolve_effects(item.ability, item.card, item.controller, item, item.target)
         if out is not None:
             out((self.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
-
-
-def play_cost(st, card, ab, pid) -> tuple:
-    """What the rule file says every card played as this play kind costs (VERSUS: a magic item's E
-    in usable magic cards turned face down), without the card stating it; refused, saying why."""
-    spec = st.prog.game.plays.get(ab.play)
-    cost = spec.get("cost") if spec is not None else None
-    if cost is None:
-        return ()
-    stat, zone, frm, to = cost
-    n = max(0, card.stat(stat))
-    usable = payable(st, zone, frm, pid)
-    if len(usable) < n:
-        raise SimulationError("R503", f"{card.name} [{card.id}] costs {n} ({stat}) card(s) of {zone}"
-                              + (f" in state {frm}" if frm else "") + f"; {st.who(pid)} has {len(usable)}",
-                              choice_naming(st, card))
-    for c in usable[:n]:
-        st.set_state(c, to)
-    return (("pay", n, card.id, tuple(c.id for c in usable[:n]), to),) if n else ()
 
 
 @WINDOW_ACTIONS

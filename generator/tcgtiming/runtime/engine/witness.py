@@ -64,6 +64,12 @@ def wit_has_keyword(cx, a):
 
 
 @WITNESSES
+def wit_played_this_turn(cx, a):
+    kind = a["kind"]
+    return _each(cx, a["player"], lambda st, pid: st.plays_made(pid, kind))
+
+
+@WITNESSES
 def wit_can_attack(cx, a):
     attackers = cx.attackers()
     return _each(cx, a["player"], lambda st, pid: sum(1 for c in attackers(st, pid) if c.state in ("stand", "active")))
