@@ -4,6 +4,7 @@ scenario run both ways, traced (every entry's facts) and untraced (the final sta
 strict and with the random policy; and the fast tier is the one ``simulate`` uses."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -73,15 +74,21 @@ def test_fast_tier_on_the_anchor_turn(params):
         assert fast == slow and slow[0] != "error"
     src = "".join(program_for(res.game).fast_sources.values())
     assert "del S[" in src and "q.pop(0)" in src and "Taken(ch)" in src  # each written in place
+    # the check timing procedure at its calls (no call of its function), its branch's witnesses as expressions
+    assert "pc1 = " in src and "('has_pending', " in src
+    assert not re.search(r"r = F\d+\(st, None\)", src)
+    if params.tp_every and not params.ntp_every:  # one card listens to the check timing: its firing in place
+        assert "ec = st.event_counts" in src and "st.firers[" not in src
 
 
 def test_simulate_uses_the_fast_tier():
     game, sc = load(SCENARIOS[0])
     prog = program_for(game)
     prog.__dict__.pop("_fast_turns", None)
+    prog._setups.clear()  # each scenario's setup keeps the turn functions it found
     simulate(game, sc, program=prog)
     simulate(game, sc, program=prog, trace=False)
-    assert {key[0] for key in prog._fast_turns} == {True, False}  # (traced, events, stray plays)
+    assert {key[0] for key in prog._fast_turns} == {True, False}  # (traced, events, stray plays, ...)
     src = "".join(prog.fast_sources.values())
     assert "def F0(st, e):" in src
 

@@ -215,7 +215,7 @@ def act_discard_to_limit(cx, node, a):
                                       help=f"add a choice: {{at: {node.id}, cards: [...]}}")
             st.policy_decisions += 1
             wanted = ids(explored_pick(st, node, cards_in, excess) or ())
-        cards = [c for c in cards_in if c.id in wanted]
+        cards = [c for c in cards_in if c.id in wanted] if wanted else []
         if ch is not None and (len(wanted) != excess or len(cards) != len(wanted)):
             raise SimulationError(
                 "R503", f"{excess} card(s) must be discarded at '{node.id}' ({len(cards_in)} in hand, limit {limit}); "

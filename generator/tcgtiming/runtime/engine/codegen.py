@@ -5,8 +5,15 @@ listen to (a Jinja-like compile: Python source, exec'd once, cached on the progr
 What is written in place, each only where its conditions hold (otherwise the node's compiled
 closure is called, as in ``source``, so every run records the same entries either way):
 
-- an event nothing listens to: nothing at all (no test at run time); an event something listens to:
-  the scenario's own firing function (``fire``: one per event, made at run setup from its cards);
+- a procedure that calls no other (the check timing): its code in place at each call, a loop on a
+  block counter of its own, its first block before the loop;
+- an event nothing listens to: nothing at all (no test at run time); an event one card listens to:
+  its firing in place (``firers.in_place``: the listener's shape - every n-th, zone, condition - is
+  part of the cache key); an event several cards listen to: the scenario's own firing function;
+- rule processing, in a game without interrupt-type rules: the first scan in place, the closure
+  called only when a rule applies;
+- what a branch or loop tested (traced): the witnesses' values as expressions (``witness``), a case
+  of one predicate not tested again;
 - a card move or a draw from the top of a zone: list slices on the players' zone lists, the card's
   zone, its values reset, the ``move`` facts - when no card event (entered, left the stage) listens
   and the game has no interrupt-type rule; a move onto or off the stage calls ``move_card`` per card;
@@ -15,36 +22,52 @@ closure is called, as in ``source``, so every run records the same entries eithe
   takes an available option (every option's condition tested, in order, as the machine does); yes
   or no, when a choice keyed to it answers; only something to do, always.
 
-Two variants per key, traced and untraced; the untraced one has no record at all. ``CLOSURES``
+Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
+scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending
+queues and zones it uses more than once through local names (a run never replaces them). ``CLOSURES``
 forces the closure tier (``source``): used by the test that compares the two tiers' records."""
 from __future__ import annotations
 
+import ast
 import re
 
 from . import firers as firing
-from .abilities import ABILITY_ACTIONS
+from .abilities import ABILITY_ACTIONS, NOTHING_TO_DO
 from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
 from .source import Gen
 from .state import GameOver, SimulationError
+from .witness import tested_source
 
 CLOSURES = False  # True: every run uses the closure tier (the comparison test sets it)
 
 
 def turn_for(prog, st, traced: bool):
     """The function that runs one turn of the machine's scenario (``F(st, None)``); sets the
-    machine's firing functions."""
-    events = frozenset(st.listen)
+    machine's firing functions. Called before the run; what it finds is the scenario's (cached on
+    its ``Setup``)."""
     st.firers = firing.firers(prog, st)
+    made = prog.setup(st.sc).__dict__.setdefault("_turns", {})
+    fn = made.get(traced)
+    if fn is None:
+        fn = made[traced] = _turn(prog, st, traced)
+    return fn
+
+
+def _turn(prog, st, traced: bool):
+    events = frozenset(st.listen)
     nodes = prog.game.nodes
     # the nodes where the scenario scripts a play that no one may make there (refused when the run comes)
     stray = frozenset(nid for nid, chs in st.choices.items() if nid in nodes
                       and nodes[nid].kind in ("auto", "closed", "trigger") and any(c.take == "play" for c in chs))
+    # the automatic actions with a choice scripted (the others never find one: no test at run time)
+    scripted = frozenset(nid for nid in st.choices if nid in nodes and nodes[nid].kind in ("auto", "closed"))
+    shapes = firing.shapes(prog, st)
     cache = prog.__dict__.setdefault("_fast_turns", {})
-    key = (traced, events, stray)
+    key = (traced, events, stray, scripted, shapes)
     fn = cache.get(key)
     if fn is None:
-        gen = Fast(prog, traced, events, stray)
+        gen = Fast(prog, traced, events, stray, scripted, shapes)
         src = gen.source()
         code = compile(src, f"<tcgtiming fast program of {prog.game.id}{' (traced)' if traced else ''}>", "exec")
         exec(code, gen.ns)
@@ -59,10 +82,12 @@ def _registered(prog, name: str, table: dict) -> bool:
 
 
 class Fast(Gen):
-    def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset()):
-        self.events, self.stray = events, stray
+    def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset(),
+                 scripted: frozenset = frozenset(), shapes: frozenset = frozenset()):
+        self.events, self.stray, self.scripted = events, stray, scripted
+        self.shapes = {s[0]: s for s in shapes}  # the events with one listener: their firing in place
         super().__init__(prog, traced)
-        self.ns.update(Taken=Taken, GameOver=GameOver)
+        self.ns.update(Taken=Taken, GameOver=GameOver, **firing.names(prog))
         cx = prog.cx
         self.stage = cx.zone_or_none("stage")
         # a card moved in place: nothing listens to a card's move, no interrupt-type rule reads it
@@ -76,16 +101,27 @@ class Fast(Gen):
         # read once per call of the function: the procedure frames, each firing function it calls
         head, fired = [lines[0]], {}
         for ev in sorted(set(re.findall(r"FI\[('[^']*'|\"[^\"]*\")\]", "\n".join(body)))):
+            if ast.literal_eval(ev) in self.shapes:
+                continue  # written in place
             fired[ev] = f"X{len(fired)}"
             head.append(f"    {fired[ev]} = st.firers[{ev}]")
         if any("st.frames." in x for x in body):
             head.append("    FR = st.frames")
         out = []
         for x in body:
+            ev = re.fullmatch(r"( *)FI\[('[^']*'|\"[^\"]*\")\]\(st, None\)", x)
+            if ev and ast.literal_eval(ev.group(2)) in self.shapes:  # the firing in place
+                out += [ev.group(1) + y for y in firing.in_place(self.shapes[ast.literal_eval(ev.group(2))], self.traced)]
+                continue
             x = x.replace("st.frames.append(", "FR.append(").replace("st.frames.pop()", "FR.pop()")
             for ev, name in fired.items():
                 x = x.replace(f"FI[{ev}]", name)
             out.append(x)
+        # the run state's containers that a run never replaces, read often: local names
+        for attr, name in (("seat", "SE"), ("pending", "PE"), ("zones", "ZO")):
+            if sum(x.count(f"st.{attr}[") for x in out) > 1:
+                head.append(f"    {name} = st.{attr}")
+                out = [x.replace(f"st.{attr}[", f"{name}[") for x in out]
         return head + out
 
     def node(self, b: int, nid: str) -> list[str]:
@@ -98,13 +134,21 @@ class Fast(Gen):
         if k == "trigger":
             return refuse + self.trigger(ni, n)
         if k in ("check", "call"):
-            out = []
-            for line in super().node(b, nid):
+            callee = self.game.nodes[self.succ(nid, "call")].container
+            body = self.inline(ni, callee)
+            out, lines = [], super().node(b, nid)
+            call = f"r = {self.fn[callee]}(st, None)"
+            while lines:
+                line = lines.pop(0)
                 if line == "if 'check_timing' in L: st.fire('check_timing')":
                     if "check_timing" in self.events:
                         out.append("FI['check_timing'](st, None)")
-                    continue
-                out.append(line)
+                elif line == call and body is not None:  # the procedure in place: no call, no jump out to test
+                    out += body
+                elif line == "if r is not None:" and body is not None:
+                    lines.pop(0)
+                else:
+                    out.append(line)
             return out
         if k in ("auto", "closed") and n.action is not None and getattr(prog.actions.get(ni), "const", None) is None:
             body = self.action(ni, n)
@@ -114,7 +158,36 @@ class Fast(Gen):
             fast = self.player(ni, n)
             if fast is not None:
                 return fast
-        return super().node(b, nid)
+        refusal = f"if st.choices.get({nid!r}): st.closed_play({ni})"
+        return [x for x in super().node(b, nid) if x != refusal or nid in self.stray]
+
+    def inline(self, ni: int, cid: str) -> list[str] | None:
+        """A called procedure written in place (a loop on its own block counter) when it calls no
+        other procedure and has no child containers; else None (it is called)."""
+        g = self.game
+        if self.inlined is not None or any(isinstance(u, tuple) or g.nodes[u].kind in ("check", "call")
+                                           for u in self.units[cid]):
+            return None
+        saved = (self.cid, self.block_of, self.block_first, getattr(self, "_b", 0), self.pcv, self.inlined)
+        self.pcv, self.inlined = "pc1", ni
+        try:
+            blocks = self.blocks_of(cid)
+            body: list[str] = []
+            for b, us in enumerate(blocks):
+                body += self.block(b, us, len(blocks))
+        finally:
+            self.cid, self.block_of, self.block_first, self._b, self.pcv, self.inlined = saved
+        if blocks and self._first(blocks[0][0]) not in self.leaders:  # its first block runs once: before the loop
+            first = body.index("if pc1 == 1:") if len(blocks) > 1 else len(body)
+            head, body = [x[4:] for x in body[1:first]], body[first:]
+            if not body:
+                return [x for x in head if x != "break"]
+            return head + ["while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
+        return ["pc1 = 0", "while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
+
+    def tested(self, ni: int, node, k: int | None = None) -> str:
+        """What a branch or loop tested, written in place (the witnesses' values as expressions)."""
+        return tested_source(self.prog, node, k, self.const)
 
     def wrap(self, ni: int, kind: str, body: list[str]) -> list[str]:
         """An action's code (which leaves its event in ``ev``) and the node's entry."""
@@ -149,6 +222,13 @@ class Fast(Gen):
                                   "draw")
             if a.name == "resolve_pending" and _registered(prog, "resolve_pending", ABILITY_ACTIONS):
                 return self.resolve_one(ni, n, cx.seat(a.arg("player")))
+            if (a.name == "rule_processing" and _registered(prog, "rule_processing", ABILITY_ACTIONS)
+                    and not prog.interrupt_rules):
+                # no rule applies now (the first scan finds none): nothing to do, without the call
+                scan, act = self.const("RS", prog.check_scan[0]), self.const("A", prog.actions[ni])
+                if self.traced:
+                    return [f"ev = {act}(st) if {scan}(st, 0) >= 0 else {self.const('E', NOTHING_TO_DO)}"]
+                return [f"if {scan}(st, 0) >= 0: {act}(st)"]
         except (SimulationError, KeyError, TypeError, ValueError):
             return None  # the closure reports it, as it does on the closure tier
         return None
@@ -183,13 +263,14 @@ class Fast(Gen):
         """The only pending ability, without a cost, no choice scripted for the node: resolved in place;
         anything else: the closure."""
         a = self.const("A", self.prog.actions[ni])
+        chosen = f" and not st.choices.get({n.id!r})" if n.id in self.scripted else ""
         head = [f"p = st.seat[{seat}]", "q = st.pending[p]",
-                f"if q.n == 1 and not q.log[q.head].ability.cost and not st.choices.get({n.id!r}):"]
+                f"if q.n == 1 and not q.log[q.head].ability.cost{chosen}:"]
         if not self.traced:
             return head + ["    x = q.pop(0)", "    ab = x.ability",
                            "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
                            "elif q.n:", f"    {a}(st)"]
-        return head + ["    x = st.pop_pending(p, 0)", "    ab = x.ability",
+        return head + ["    x = q.pop(0)", "    st.context()", "    ab = x.ability",
                        "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
                        "if ab.effect else ())",
                        "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",

@@ -17,12 +17,50 @@ def firers(prog, st) -> dict:
     return made
 
 
+def shapes(prog, st) -> frozenset:
+    """What the code of the firing of an event with one listener depends on, for each such event:
+    (event, every n-th, zone, never without a subject, a condition, the deck zone)."""
+    out = []
+    for event, items in prog.setup(st.sc).listen:
+        if len(items) == 1:
+            _, ab, every, zone, own, cond = items[0]
+            out.append((event, every, zone, bool(own and event in CARD_EVENTS) or ab.to is not None,
+                        cond is not None, st.deck))
+    return frozenset(out)
+
+
+def names(prog) -> dict:
+    """What the code of ``in_place`` reads."""
+    return {"WATCHED": prog.cx.__dict__.setdefault("watched", set()), "marker": marker, "Pending": Pending}
+
+
+def in_place(shape, traced: bool) -> list[str]:
+    """The firing of an event with no subject and one listener, as lines of the program's code (what
+    ``f(st, None)`` of ``_make`` does; it reads ``names``)."""
+    event, every, zone, never, cond, deck = shape
+    lines = ["ec = st.event_counts", f"en = ec[{event!r}] = ec.get({event!r}, 0) + 1"]
+    if never:  # it fires for a card's own event or a destination only: never without a subject
+        return lines
+    tests = ["ez is not None", f"ez != {deck!r}"] + ([f"ez == {zone!r}"] if zone is not None else [])
+    if cond:
+        tests.append("st.holds_for(ei[5], ei[0])")
+    body = [f"ei = st.listen[{event!r}][0]", "ez = ei[0].zone", f"if {' and '.join(tests)}:",
+            f"    if {event!r} in WATCHED: ec[marker({event!r}, ei[0], ei[1])] = en"]
+    pend = "Pending(ei[1], ei[0], ei[0].owner)"
+    body.append(f"    st.pending[ei[0].owner].append({pend})")
+    if traced:  # as ``add_pending``: the context of the entries changes
+        body.append("    st.context()")
+    if every:
+        return lines + [f"if not en % {every!r}:"] + ["    " + x for x in body]
+    return lines + body
+
+
 def _generic(event: str):
     return lambda st, subject: st.fire(event, subject)
 
 
 def _make(prog, setup) -> dict:
-    watched = prog.cx.__dict__.setdefault("watched", set())  # the events 'untriggered' reads (may grow)
+    watched = names(prog)["WATCHED"]  # the events 'untriggered' reads (may grow)
     out = {}
     for event, items in setup.listen:
         if len(items) != 1:

@@ -33,11 +33,11 @@ class Flow:
     """Decisions and the node kinds with one (a part of ``Machine``)."""
 
     # --- decisions --------------------------------------------------------------------------------
-    def script(self, grouped) -> None:
-        """The scenario's choices, by node (``None``: the choices answering decisions in order)."""
+    def script(self, grouped, by_timing: bool) -> None:
+        """The scenario's choices, by node (``None``: the choices answering decisions in order);
+        ``by_timing``: some are keyed by a phase or step."""
         self.choices = {at: deque(chs) for at, chs in grouped}
-        boxes = self.prog.game.containers
-        self.by_timing = any(at in boxes for at in self.choices)  # some choices are keyed by a phase or step
+        self.by_timing = by_timing
         self.used_choices: set = set()
         self.all_choices = self.sc.choices
         self.taken: list = []  # the choices taken, each watching which of its data the run reads
@@ -48,6 +48,8 @@ class Flow:
         A forced move (``forced``: the only pending ability, nothing to pay) takes only a choice keyed
         to the node, never one keyed to its step or phase, which waits for a decision made there."""
         lst = self.choices.get(node_id)
+        if not lst and not decision and not self.by_timing:
+            return None
         if not lst and not forced and self.by_timing:
             for t in self.timings_of(node_id):
                 lst = self.choices.get(t)
@@ -67,12 +69,17 @@ class Flow:
     def timings_of(self, node_id):
         """The step and the phase a decision at the node is made in, innermost first: the node's own,
         else (a node of a procedure) those of the calls being run, the innermost call first."""
-        nodes = self.prog.game.nodes
-        node = nodes.get(node_id)
-        if node is None:
-            return ()
-        calls = [node] + [self.prog.nodes[f] for f in reversed(self.frames)]
-        return tuple(t for n in calls for t in (n.step, n.phase) if t is not None)
+        key = (node_id, tuple(self.frames))
+        cache = self.prog.__dict__.setdefault("_timings", {})  # the same for every run of the game
+        hit = cache.get(key)
+        if hit is None:
+            nodes = self.prog.game.nodes
+            node = nodes.get(node_id)
+            if node is None:
+                return ()
+            calls = [node] + [self.prog.nodes[f] for f in reversed(self.frames)]
+            hit = cache[key] = tuple(t for n in calls for t in (n.step, n.phase) if t is not None)
+        return hit
 
     def unused_choice_data(self) -> tuple:
         """(node id, location, keys) of each choice taken with data the decision never read: a card,

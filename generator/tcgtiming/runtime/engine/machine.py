@@ -11,6 +11,7 @@ node's work begins (its changes are its own). ``result.Entries`` turns the strea
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 from ...core.scenario import Scenario
 from .abilities import Abilities
@@ -18,6 +19,9 @@ from .flow import Flow
 from .state import OutOfSteps, Queue, RCard, SimulationError
 from .template import builder
 from .windows import Windows
+
+
+_SLOT = attrgetter("slot")
 
 
 class Machine(Flow, Windows, Abilities):
@@ -69,7 +73,7 @@ class Machine(Flow, Windows, Abilities):
         self.frames: list[int] = []  # the call nodes of the procedures being run
         self.loops: dict[str, int] = {}
         self.vars: dict[str, str] = {}
-        self.script(setup.choices)
+        self.script(setup.choices, setup.by_timing)
         self.left = scenario.max_steps  # steps left in the budget
         self.out = out  # the record stream (None: no trace)
         self.queues = [pending[p] for p in self.players]
@@ -114,10 +118,15 @@ class Machine(Flow, Windows, Abilities):
         stage = self.stage
         if to == stage:
             taken = {c.slot for c in dest}
-            if card.slot is None or card.slot in taken:
-                card.slot = next(i for i in range(len(dest) + 1) if i not in taken)
+            slot = card.slot
+            if slot is None or slot in taken:
+                slot = 0
+                while slot in taken:
+                    slot += 1
+                card.slot = slot
             dest.append(card)
-            dest.sort(key=lambda c: c.slot)
+            if len(dest) > 1 and dest[-2].slot > slot:  # kept in slot order
+                dest.sort(key=_SLOT)
         elif top:
             dest.insert(0, card)
         else:

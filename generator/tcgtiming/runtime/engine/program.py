@@ -233,6 +233,7 @@ class Setup:
         for ch in scenario.choices:
             grouped.setdefault(ch.at, []).append(ch)
         self.choices = tuple((at, tuple(chs)) for at, chs in grouped.items())
+        self.by_timing = any(at in game.containers for at in grouped)  # some choices are keyed by a phase or step
 
 
 _CACHE: OrderedDict = OrderedDict()

@@ -101,6 +101,10 @@ class Gen:
             self.ns[name] = (loop_tester if loop else branch_tester)(self.prog, node)
         return name
 
+    def tested(self, ni: int, node, k: int | None = None) -> str:
+        """What a branch tried up to case k, or (k None) what a loop's condition tested, as source."""
+        return f"{self.tester(ni, node)}(st, {k})" if k is not None else f"{self.tester(ni, node, loop=True)}(st)"
+
     def const(self, prefix: str, value) -> str:
         name = f"{prefix}{len(self.ns)}"
         self.ns[name] = value
@@ -109,8 +113,12 @@ class Gen:
     def source(self) -> str:
         return "\n".join(line for cid in self.game.containers for line in self.function(cid)) + "\n"
 
-    def function(self, cid: str) -> list[str]:
-        prog, units = self.prog, self.units[cid]
+    pcv = "pc"  # the block counter of the code being written (another name in a procedure written in place)
+    inlined: int | None = None  # the call node whose procedure is being written in place
+
+    def blocks_of(self, cid: str) -> list[list]:
+        """The container's units cut into basic blocks (sets ``block_of`` and ``block_first``)."""
+        units = self.units[cid]
         blocks: list[list] = []
         falls_to = None  # where the previous unit falls through to
         for u in units:
@@ -127,6 +135,11 @@ class Gen:
         for b, us in enumerate(blocks):
             for u in us:
                 self.block_of[u[1] if isinstance(u, tuple) else u] = b
+        return blocks
+
+    def function(self, cid: str) -> list[str]:
+        prog, units = self.prog, self.units[cid]
+        blocks = self.blocks_of(cid)
         # where a node of this container's subtree is entered: (block, entry node of the child or None)
         d = {}
         for u in units:
@@ -139,20 +152,21 @@ class Gen:
                 d[prog.index[u]] = (self.block_of[u], None)
         self.dname = self.const("D", d)
         body: list[str] = []
+        self.back = False  # a jump goes back to an earlier block (or into a child): the blocks run in a loop
         for b, us in enumerate(blocks):
             body += self.block(b, us, len(blocks))
         head = [f"def {self.fn[cid]}(st, e):"]
         if self.traced:
             head.append("    o = st.out")
         head.append("    L = st.listen")
-        if len(blocks) == 1 and not any(x.strip() == "continue" for x in body):
+        if len(blocks) == 1 and not self.back:
             return head + body[1:] + [""]  # one block, no way back: no loop
         head += ["    if e is None:", "        pc = 0", "    else:", f"        pc, e = {self.dname}[e]", "    while True:"]
         return head + ["        " + x for x in body] + ["        raise AssertionError(pc)", ""]
 
     def block(self, b: int, us: list, nblocks: int) -> list[str]:
         own = sum(1 for u in us if not isinstance(u, tuple))
-        out = [f"if pc == {b}:"]
+        out = [f"if {self.pcv} == {b}:"]
         if own:
             out += [f"    st.left -= {own}", "    if st.left < 0:", "        st.out_of_steps()"]
         for i, u in enumerate(us):
@@ -164,7 +178,7 @@ class Gen:
                     lines.append(f"st.no_edge({self.prog.index[self._first(u)]})")
                 elif i == len(us) - 1:
                     if b + 1 < nblocks and x == self.block_first[b + 1]:
-                        lines.append(f"pc = {b + 1}")
+                        lines.append(f"{self.pcv} = {b + 1}")
                     else:
                         lines += self.jump(b, x)
             out += ["    " + x for x in lines]
@@ -177,17 +191,24 @@ class Gen:
         node = g.nodes[x]
         if node.container == self.cid:
             tb = self.block_of[x]
-            return [f"pc = {tb}"] + (["continue"] if tb <= b else [])
+            if tb <= b and self.inlined is None:
+                self.back = True
+            return [f"{self.pcv} = {tb}"] + (["continue"] if tb <= b else [])
+        if self.inlined is not None:  # a procedure written in place that jumps out of itself
+            return [f"st.jumped_out({self.inlined}, {prog.index[x]})"]
         ch = self._child_of(self.cid, node.container)
         if ch is not None:
             tb = self.block_of[ch]
             lines = [f"pc = {tb}"]
             if x != g.containers[ch].begin:
                 lines.append(f"e = {prog.index[x]}")
+            if tb <= b:
+                self.back = True
             return lines + (["continue"] if tb <= b else [])
         return [f"return {prog.index[x]}"]
 
     def child(self, ch: str) -> list[str]:
+        self.back = True
         call = [f"r = {self.fn[ch]}(st, e)", "if r is not None:", f"    t = {self.dname}.get(r)",
                 "    if t is None:", "        return r", "    pc, e = t", "    continue"]
         c = self.game.containers[ch]
@@ -222,7 +243,7 @@ class Gen:
         elif k == "end":
             if T:
                 out.append(f"o(({ni}, {self.const('E', ('end',))}))")
-            out.append("return None")
+            out.append("return None" if self.inlined is None else "break")
         elif k in ("auto", "closed"):
             # a play scripted where no one may play is refused when the run comes there
             out.append(f"if st.choices.get({nid!r}): st.closed_play({ni})")
@@ -278,20 +299,20 @@ class Gen:
                 cond = self.test(c.when, prog.case_when[ni][i])
                 out.append(f"{'if' if i == 0 else 'elif'} {cond}:")
                 if T:
-                    out.append(f"    o(({ni}, ({self.const('E', ('case', c.id))} + ({self.tester(ni, n)}(st, {i}),))))")
+                    out.append(f"    o(({ni}, ({self.const('E', ('case', c.id))} + ({self.tested(ni, n, i)},))))")
                 out += ["    " + x for x in self.jump(b, c.entry)]
             arm = ["else:"] if n.choices else ["if True:"]
             if T:
-                arm.append(f"    o(({ni}, ({self.const('E', ('otherwise',))} + ({self.tester(ni, n)}(st, {len(n.choices)}),))))")
+                arm.append(f"    o(({ni}, ({self.const('E', ('otherwise',))} + ({self.tested(ni, n, len(n.choices))},))))")
             out += arm + ["    " + x for x in self.jump(b, n.otherwise)]
         elif k == "loop":
             out.append(f"if {self.test(n.condition, prog.loop_when[ni])}:")
-            lt = self.tester(ni, n, loop=True) if T and n.condition is not None else None
+            lt = self.tested(ni, n) if T and n.condition is not None else None
             if T:
-                out.append(f"    o(({ni}, {self.const('E', ('loop', True))}" + (f" + ({lt}(st),)))" if lt else "))"))
+                out.append(f"    o(({ni}, {self.const('E', ('loop', True))}" + (f" + ({lt},)))" if lt else "))"))
             out += ["    " + x for x in self.jump(b, self.succ(nid, "loop"))] + ["else:"]
             if T:
-                out.append(f"    o(({ni}, {self.const('E', ('loop', False))}" + (f" + ({lt}(st),)))" if lt else "))"))
+                out.append(f"    o(({ni}, {self.const('E', ('loop', False))}" + (f" + ({lt},)))" if lt else "))"))
             out += ["    " + x for x in self.jump(b, self.succ(nid, "exit"))]
         elif k == "foreach":
             out.append(f"if st.foreach({ni}):")

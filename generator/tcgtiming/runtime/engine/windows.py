@@ -121,7 +121,11 @@ class Windows:
         """What the player holding priority does: (card, ability, target) to play, or None to pass."""
         self.pay_with = ()
         ch = self.next_choice(node.id, decision=True)
-        if ch is not None and ch.take != "pass" and ch.card:
+        if ch is not None:  # read as ``ch.take != "pass" and ch.card`` reads it, without the watching calls
+            ch.read.add("take")
+            if ch.choice.take != "pass":
+                ch.read.add("card")
+        if ch is not None and ch.choice.take != "pass" and ch.choice.card:
             card = self.cards.get(ch.card)
             if card is None or card.owner != pid:
                 raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",

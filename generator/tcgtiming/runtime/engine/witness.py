@@ -16,8 +16,9 @@ from .state import Registry
 WITNESSES = Registry("wit_")
 
 
-def _each(cx, player, value, extra=()):
-    """A witness of a value per player (each player of 'any' or 'both')."""
+def _each(cx, player, value, extra=(), src: str | None = None):
+    """A witness of a value per player (each player of 'any' or 'both'). ``src``: the value as a Python
+    expression of ``st``, ``{}`` standing for the player (the fast tier writes it in place)."""
     seats = cx.seats(player) if player is not None else (0,)
     if len(seats) == 1:
         i = seats[0]
@@ -25,19 +26,22 @@ def _each(cx, player, value, extra=()):
         def one(st, name, ok):
             pid = st.seat[i]
             return ((name, pid, value(st, pid), extra, ok),)
-        return one
-    i, j = seats
+        wit = one
+    else:
+        i, j = seats
 
-    def two(st, name, ok):
-        a, b = st.seat[i], st.seat[j]
-        return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
-    return two
+        def two(st, name, ok):
+            a, b = st.seat[i], st.seat[j]
+            return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
+        wit = two
+    wit.src = (tuple(seats), src, extra) if src is not None else None
+    return wit
 
 
 @WITNESSES
 def wit_count(cx, a):
     z = a["zone"]
-    return _each(cx, a["player"], lambda st, pid: len(st.zones[pid][z]), (z,))
+    return _each(cx, a["player"], lambda st, pid: len(st.zones[pid][z]), (z,), f"len(st.zones[{{}}][{z!r}])")
 
 
 @WITNESSES
@@ -48,7 +52,7 @@ def wit_has_state(cx, a):
 
 @WITNESSES
 def wit_has_pending(cx, a):
-    return _each(cx, a["player"], lambda st, pid: st.pending[pid].n)
+    return _each(cx, a["player"], lambda st, pid: st.pending[pid].n, (), "st.pending[{}].n")
 
 
 @WITNESSES
@@ -77,18 +81,27 @@ def wit_can_attack(cx, a):
 
 @WITNESSES
 def wit_lost(cx, a):
-    return _each(cx, a["player"], lambda st, pid: pid in st.losers)
+    return _each(cx, a["player"], lambda st, pid: pid in st.losers, (), "{} in st.losers")
 
 
-def _number(get):
-    return lambda cx, a: (lambda st, name, ok: ((name, None, get(st), (), ok),))
+def _source(wit, value: str, extra=()):
+    """A witness of a value of no player, with the value as a Python expression of ``st``."""
+    wit.src = (None, value, extra)
+    return wit
+
+
+def _number(get, src: str | None = None):
+    def make(cx, a):
+        wit = lambda st, name, ok: ((name, None, get(st), (), ok),)  # noqa: E731
+        return _source(wit, src) if src is not None else wit
+    return make
 
 
 WITNESSES.update({
-    "attacks_this_turn": _number(lambda st: st.attacks_this_turn),
-    "first_attack_of_turn": _number(lambda st: st.attacks_this_turn),
-    "damage_left": _number(lambda st: st.damage_left),
-    "stack_empty": _number(lambda st: len(st.stack)),
+    "attacks_this_turn": _number(lambda st: st.attacks_this_turn, "st.attacks_this_turn"),
+    "first_attack_of_turn": _number(lambda st: st.attacks_this_turn, "st.attacks_this_turn"),
+    "damage_left": _number(lambda st: st.damage_left, "st.damage_left"),
+    "stack_empty": _number(lambda st: len(st.stack), "len(st.stack)"),
     "revealed_is": _number(lambda st: st.revealed[-1].id if st.revealed else None),
     "chosen_has": _number(lambda st: st.chosen.id if st.chosen is not None else None),
 })
@@ -97,7 +110,8 @@ WITNESSES.update({
 @WITNESSES
 def wit_chose(cx, a):
     node, extra = a["node"], (a["node"],)
-    return lambda st, name, ok: ((name, None, st.decisions.get(node), extra, ok),)
+    return _source(lambda st, name, ok: ((name, None, st.decisions.get(node), extra, ok),),
+                   f"st.decisions.get({node!r})", extra)
 
 
 @WITNESSES
@@ -157,6 +171,43 @@ def _facts(st, items) -> tuple:
     return tuple(facts)
 
 
+def _facts_source(prog, cond, const, known: bool | None = None) -> str:
+    """``_facts`` of a condition's predicates as one Python expression of ``st`` (the same tuple):
+    a witness with a value expression and a predicate with one are written in place, another is
+    called (``const(prefix, value)`` names a value the code reads). ``known``: whether the condition
+    holds, when the code has just tested it (a condition of one predicate is not tested again)."""
+    parts = []
+    for name, wit, held in _witnesses(prog, cond):
+        expr = getattr(held, "expr", None)
+        if known is not None and isinstance(cond, m.Pred):
+            ok = repr(known)
+        elif expr:
+            ok = f"(True if {expr} else False)"
+        else:
+            ok = f"(True if {const('C', held)}(st) else False)"
+        spec = getattr(wit, "src", None)
+        if wit is _held and expr is not None:  # whether it held is the value
+            parts.append(f"({name!r}, None, (wv := {ok}), (), wv)")
+        elif spec is not None and expr is not None and spec[0] is None:  # a value of no player
+            parts.append(f"({name!r}, None, {spec[1]}, {const('X', spec[2])}, {ok})")
+        elif spec is not None and expr is not None:
+            seats, value, extra = spec
+            parts += [f"({name!r}, st.seat[{i}], {value.format(f'st.seat[{i}]')}, {const('X', extra)}, {ok})"
+                      for i in seats]
+        else:
+            parts.append(f"*{const('W', wit)}(st, {name!r}, {ok})")
+    return "(" + "".join(x + ", " for x in parts) + ")"
+
+
+def tested_source(prog, node, k, const) -> str:
+    """What ``branch_tester(prog, node)(st, k)`` (k None: ``loop_tester(prog, node)(st)``) returns, as source."""
+    if k is None:
+        return f"((None, {_facts_source(prog, node.condition, const)}),)"
+    # the cases before k did not hold; case k (unless k is the 'otherwise') did
+    return "(" + "".join(f"({c.id!r}, {_facts_source(prog, c.when, const, j == k)}), "
+                         for j, c in enumerate(node.choices[:k + 1])) + ")"
+
+
 def branch_tester(prog, node):
     """``tested(st, k)``: the facts behind the cases of a branch tried up to case k (k = number of cases:
     all of them, none held)."""
@@ -174,4 +225,4 @@ def loop_tester(prog, node):
     return lambda st: ((None, _facts(st, items)),)
 
 
-__all__ = ["WITNESSES", "branch_tester", "leaves", "loop_tester"]
+__all__ = ["WITNESSES", "branch_tester", "leaves", "loop_tester", "tested_source"]
