@@ -115,6 +115,11 @@ def dot_of(game, chart, lang="en", overlay=None):
     return render.to_dot(render.build_chart(game, chart, lang, overlay))
 
 
+def said(attrs: dict) -> str:
+    """An edge's label as read: its lines joined by one space."""
+    return " ".join(plain(attrs["label"]).split())
+
+
 def plain(label: str) -> str:
     """The text of an HTML-like label."""
     if label.startswith("<") and label.endswith(">"):
@@ -203,12 +208,12 @@ def test_priority_window_shows_who_has_priority_first_and_who_may_act(mini):
 def test_decisions_label_every_edge_with_its_condition_or_choice(mini):
     _, edges = parse_dot(dot_of(mini, "main"))
     options = [(s, d, a) for s, d, a in edges if s == "main.play"]
-    assert {a["label"] for _, _, a in options} == {"play a character", "pass"}
+    assert {said(a) for _, _, a in options} == {"play a character", "pass"}
     assert all(a["color"] == "#009f00" for _, _, a in options)
     _, edges = parse_dot(dot_of(mini, "check"))
-    out = {a.get("label").replace("\n", " ") for s, d, a in edges if s == "check.2"}
+    out = {said(a) for s, d, a in edges if s == "check.2"}
     assert out == {"the turn player has one", "the other player has one", "otherwise"}
-    assert any(a.get("style") == "dashed" and a["label"] == "otherwise" for s, d, a in edges if s == "check.2")
+    assert any(a.get("style") == "dashed" and said(a) == "otherwise" for s, d, a in edges if s == "check.2")
 
 
 def test_back_edges_are_drawn_and_labelled(mini):
@@ -216,7 +221,7 @@ def test_back_edges_are_drawn_and_labelled(mini):
     back = [(s, d, a) for s, d, a in edges if a.get("id", "").endswith(":back") and not s.startswith("legend:")]
     assert [(s, d) for s, d, _ in back] == [("main.play.character.2", "main.1")]
     a = back[0][2]
-    assert a["label"] == "back" and a["color"] == "#7030a0"
+    assert said(a) == "back" and a["color"] == "#7030a0"
     # the way back takes part in the layout (dot turns it round), so that it finds its own side and does
     # not cross the flow; asked for, it is drawn up the right-hand side instead
     assert "constraint" not in a and "tailport" not in a and "headport" not in a
@@ -225,13 +230,13 @@ def test_back_edges_are_drawn_and_labelled(mini):
     assert (a["constraint"], a["tailport"], a["headport"]) == ("false", "e", "e")
     _, edges = parse_dot(dot_of(mini, "end"))
     loop = [a for s, d, a in edges if (s, d) == ("end.2.1", "end.2")][0]
-    assert loop["label"] == "again" and loop["id"].endswith(":back")
+    assert said(loop) == "again" and loop["id"].endswith(":back")
     # the call inside a foreach returns to the loop node: the next round, drawn as a loop back
     _, edges = parse_dot(dot_of(mini, "battle"))
     again = [a for s, d, a in edges if (s, d) == ("battle.lanes.1.1.1.1", "battle.lanes.1")][0]
-    assert again["label"] == "again" and again["color"] == "#7030a0"
+    assert said(again) == "again" and again["color"] == "#7030a0"
     _, edges = parse_dot(dot_of(mini, "battle", "ja"))
-    assert [a["label"] for s, d, a in edges if s == "battle.lanes.1" and d == "battle.lanes.1.1"] == ["各項目"]
+    assert [said(a) for s, d, a in edges if s == "battle.lanes.1" and d == "battle.lanes.1.1"] == ["各項目"]
 
 
 def test_calls_link_to_the_procedure_chart_and_continue_after_it(mini):
@@ -297,9 +302,9 @@ def test_overview_shows_phases_in_order_loops_and_the_role_swap(mini, shipped):
     assert ("start", "main") in pairs and ("main", "battle.free") in pairs
     assert ("battle.free", "battle.lanes") in pairs and ("battle.lanes", "end") in pairs
     turn = [a for s, d, a in edges if (s, d) == ("turn.end", "turn.begin")][0]
-    assert "roles swap: turn player ⇄ non-turn player" in turn["label"].replace("\n", " ") and turn["id"].endswith(":turn")
+    assert "roles swap: turn player ⇄ non-turn player" in said(turn) and turn["id"].endswith(":turn")
     loop = [a for s, d, a in edges if (s, d) == ("main", "main")][0]
-    assert loop["label"] == "back to 1." and loop["color"] == "#7030a0"
+    assert said(loop) == "back to 1." and loop["color"] == "#7030a0"
     # Weiß Schwarz: the attack phase is a cluster of its steps, with the loop back to the declaration
     text = dot_of(shipped["ws"], "turn")
     nodes, edges = parse_dot(text)
@@ -489,11 +494,11 @@ def test_overlay_counts_visits_and_numbers_the_path(mini):
     assert ov.after[("battle.lanes.1.1.1.1", "battle.lanes.1")] == [43, 50]
     nodes, edges = parse_dot(dot_of(mini, "end", overlay=ov))
     loop = [a for s, d, a in edges if (s, d) == ("end.2.1", "end.2")][0]
-    assert loop["label"].startswith("×2 #59 #61") and loop["color"] == "#d4007f"
+    assert said(loop).startswith("×2 #59 #61") and loop["color"] == "#d4007f"
     assert "#57 #59 #61 ×3" in plain(nodes["end.2"]["label"]) and nodes["end.2"]["penwidth"] == "3"
     nodes, edges = parse_dot(dot_of(mini, "battle", overlay=ov))
     again = [a for s, d, a in edges if (s, d) == ("battle.lanes.1.1.1.1", "battle.lanes.1")][0]
-    assert again["label"].startswith("×2 #43 #50")
+    assert said(again).startswith("×2 #43 #50")
     window = nodes["battle.free.1"]
     assert "#33 ×1" in plain(window["label"])
     # what the trace did not visit is faded
@@ -504,8 +509,8 @@ def test_overlay_counts_visits_and_numbers_the_path(mini):
     nodes, edges = parse_dot(dot_of(mini, "turn", overlay=ov))
     assert "#15 ×1" in plain(nodes["main"]["label"])
     loop = [a for s, d, a in edges if (s, d) == ("main", "main")][0]
-    assert loop["label"].startswith("×1 #24")
-    assert [a["label"].split("\n")[0] for s, d, a in edges if (s, d) == ("start", "main")] == ["#15"]
+    assert said(loop).startswith("×1 #24")
+    assert [said(a).split()[0] for s, d, a in edges if (s, d) == ("start", "main")] == ["#15"]
 
 
 def test_overlay_bridges_left_out_start_and_end_nodes(mini):

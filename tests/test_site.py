@@ -128,6 +128,8 @@ def test_every_page_is_built(built):
         for g in inputs.games:  # the games table: every game, linked to its overview, with its numbers
             assert f'href="{g.id}/turn.html"' in home and g.name.get(lang) in unescape(home)
             assert re.search(rf"<td[^>]*>{g.stats()['nodes']}</td>", home)
+            rulings = len(inputs.rulings[g.id])  # and its rulings, counted and linked
+            assert rulings and f'<a href="{g.id}/rulings/index.html">{rulings}</a>' in home
     assert (out / "index.html").is_file() and (out / "404.html").is_file()  # choose a language; not found
     assert not (base / "out" / "docs").exists() and not (base / "out" / "mkdocs.yml").exists()
 
@@ -603,3 +605,71 @@ def test_the_timing_page_shows_the_sources_rows_first_and_every_row_a_click_away
             seed, full = html.index('data-view="seed"'), html.index('data-view="full"')
             assert seed < html.index('<details class="tcg-timing-full">') < full
             assert 'class="structure"' not in html[seed:full]
+
+
+def test_a_procedure_page_names_its_callers_by_step_and_number(built):
+    """'called from' links each caller by where it is (its step, phase or procedure and its
+    number), not by its node id."""
+    from tcgtiming.core.words import word
+    from tcgtiming.present.charts import local_label
+
+    _, out, inputs = built
+    seen = 0
+    for g in inputs.games:
+        for pr in g.procedures:
+            callers = {e.src for e in g.edges if e.kind == "call" and e.dst == pr.begin}
+            for lang in ("ja", "en"):
+                html = site_page(out, f"{g.id}/{pr.id}.md", lang).read_text(encoding="utf-8")
+                if not callers:
+                    continue
+                item = re.search(rf"<li>{re.escape(word('site.called_from', lang))}: (.*?)</li>", html)
+                assert item, (g.id, pr.id, lang)
+                links = dict(re.findall(r'<a href="[^"#]*#([^"]+)">([^<]+)</a>', item.group(1)))
+                assert set(links) == callers
+                for nid, text in links.items():
+                    n = g.nodes[nid]
+                    assert unescape(text) == f"{g.containers[n.container].label.get(lang)} {local_label(g, n)}".strip()
+                    seen += 1
+    assert seen >= 24  # MTG's priority alone is called from 12 places, in two languages
+
+
+def test_a_scenario_page_says_how_the_run_ended_in_words(built):
+    """The outcome is said in the catalogue's words of the page's language (the losers by name), with
+    the result's code beside it."""
+    from tcgtiming.present.explore import outcome_words
+
+    _, out, inputs = built
+    results = set()
+    for g in inputs.games:
+        for sr in inputs.runs[g.id]:
+            for lang in ("ja", "en"):
+                html = unescape(site_page(out, f"{g.id}/scenarios/{sr.stem}.md", lang).read_text(encoding="utf-8"))
+                said = outcome_words(sr.run.result, [sr.names.get(x, x) for x in sr.run.losers], lang)
+                assert said != sr.run.result
+                assert f"{said} (<code>{sr.run.result}</code>)" in html, (g.id, sr.stem, lang)
+            results.add(sr.run.result)
+    assert {"ongoing", "lose"} <= results
+
+
+def test_the_coverage_page_names_node_and_edge_kinds_in_the_pages_language(built):
+    """The kind of a node and of an unvisited edge is said in the chart's words (its legend's), so a
+    Japanese coverage page shows no English kind names."""
+    from tcgtiming.core.words import word
+
+    _, out, inputs = built
+    for g in inputs.games:
+        for lang in ("ja", "en"):
+            html = site_page(out, f"{g.id}/coverage/index.md", lang).read_text(encoding="utf-8")
+            col = word("cov.col.kind", lang)
+            kinds = set(re.findall(rf'<td data-label="{re.escape(col)}">([^<]*)</td>', html))
+            assert len(kinds) >= 3, (g.id, lang, kinds)
+            edges = set(re.findall(r"</code> \(([^)]*)\) — ", html))
+            if lang == "ja":
+                assert not any(re.search(r"[A-Za-z]", k) for k in kinds | edges), (g.id, kinds | edges)
+            else:
+                assert "begin" not in kinds and word("site.start", "en") in kinds
+            # the turn's start is visited by every scenario: said in a word, not as the list of them all
+            n = len({sr.stem for sr in inputs.runs[g.id]} | {r.stem for r in inputs.rulings.get(g.id, []) if r.run is not None})
+            cell = re.search(rf'#{re.escape(g.turn.begin)}".*?</td>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*>[^<]*</td>\s*'
+                             rf'<td[^>]*>([^<]*)</td>', html, re.S)
+            assert cell and unescape(cell.group(1)) == word("cov.every_input", lang, n), (g.id, lang)

@@ -8,5 +8,6 @@ STACK_WORDS: dict[str, tuple[str, str]] = {
     "event.stack_pending.none": ("スタックに置く能力なし", "no ability to put on the stack"),
     "event.skipped": ("{}を飛ばす", "{}: skipped"),
     "stat.toughness": ("タフネス", "toughness"),
+    "chart.before_priority": ("優先権の前に毎回: {}", "before each priority: {}"),
     "chart.r.top": ("一番上の1つだけ解決", "resolves the top object only"),
 }

@@ -64,6 +64,7 @@ WHEN_WORDS: dict[str, tuple[str, str]] = {
     "cov.col.inputs": ("通過した入力", "visited by"),
     "cov.col.reason": ("理由", "reason"),
     "cov.col.kind": ("種類", "kind"),
+    "cov.every_input": ("すべての入力（{}件）", "every input ({})"),
     "cov.link": ("シナリオの網羅", "scenario coverage"),
     "cov.heat": ("網羅のヒートマップ（色が濃いほど多く通過）", "coverage heat map (darker: visited more)"),
     "cov.missing": ("どのシナリオも通らないノード", "nodes no scenario visits"),

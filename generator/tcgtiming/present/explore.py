@@ -44,12 +44,17 @@ def _state(state: str, lang: str) -> str:
 
 def _result(r: Reached, names: dict, lang: str) -> str:
     o = r.outcome
-    if o.result == "error":
-        return word("explore.error", lang, *o.error)
-    if o.result == "lose":
-        return word("explore.lose", lang, "・".join(names.get(p, p) for p in o.losers) if lang == "ja"
-                    else " and ".join(names.get(p, p) for p in o.losers))
-    return word("explore.draw" if o.result == "draw" else "explore.ongoing", lang)
+    return outcome_words(o.result, [names.get(p, p) for p in o.losers], lang, o.error)
+
+
+def outcome_words(result: str, losers: list[str], lang: str, error=()) -> str:
+    """How a run ended, in the catalogue's words: an error, who lost (by name), a draw, or the game
+    going on."""
+    if result == "error":
+        return word("explore.error", lang, *error)
+    if result == "lose":
+        return word("explore.lose", lang, ("・" if lang == "ja" else " and ").join(losers))
+    return word("explore.draw" if result == "draw" else "explore.ongoing", lang)
 
 
 def as_text(ex: Exploration, game, scenario, lang: str, at: str | None = None) -> str:

@@ -41,7 +41,7 @@ from .graph import Chart, GCluster, GEdge, GNode, chart_ids, resolve_chart_id
 from .graphviz import (RenderError, cache_dir, cache_entry, cache_key, graphviz_version, read_entry, render_file, run_dot,
                        write_entry)
 from .jobs import Job, chart_jobs, run_jobs, write_charts, write_jobs
-from .labels import item_numbers, local_label, node_url, page_of, role_label, section_locator, short_role, window_lines
+from .labels import item_numbers, local_label, node_url, page_of, role_label, section_locator, short_role, window_facts, window_lines
 from .mermaid import to_mermaid
 from .reach import never_reached, never_taken
 from .overlay import Overlay, TraceError, build_overlay, check_trace, read_trace, trace_overlays
@@ -52,7 +52,7 @@ __all__ = [
     "to_dot", "to_mermaid", "run_dot", "render_file", "run_jobs", "chart_jobs", "write_jobs", "write_charts",
     "cache_dir", "cache_key", "cache_entry", "read_entry", "write_entry", "graphviz_version", "RenderError", "Job",
     "style_key", "ui", "KIND_ORDER", "NODE_STYLE", "EDGE_STYLE", "FADE", "HIGHLIGHT",
-    "role_label", "short_role", "local_label", "item_numbers", "window_lines", "section_locator",
+    "role_label", "short_role", "local_label", "item_numbers", "window_facts", "window_lines", "section_locator",
     "read_trace", "check_trace", "trace_overlays", "TraceError",
     "Chart", "GNode", "GEdge", "GCluster", "never_reached", "never_taken",
 ]

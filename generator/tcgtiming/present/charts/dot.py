@@ -109,8 +109,9 @@ def _edge_attrs(e: GEdge, lang: str, traced: bool, back_constraint: bool) -> dic
             for k in ("color", "fontcolor"):
                 if k in st:
                     st[k] = _alpha(st[k], True)
-    if label:
-        st["label"] = "\n".join(label)
+    if label:  # dot sets a label's left side against its line: an empty first cell keeps the text off it
+        st["label"] = HtmlLabel('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR><TD WIDTH="6">'
+                                '</TD><TD>' + "<BR/>".join(_h(x) for x in label) + "</TD></TR></TABLE>")
     if e.kind == "back" and not back_constraint:  # loops go up the right-hand side, into the target's side
         st["constraint"] = "false"
         if e.src != e.dst:

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ...core.model import Game, Node, Section, Text
-from ...core.text import width, wrap
-from ...core.words import WORDS
+from ...core.text import call_text, width, wrap
+from ...core.words import WORDS, word
 from .style import ui
 
 
@@ -125,8 +125,6 @@ def call_args_text(node: Node, lang: str) -> str:
 
 
 def ui_value(v, lang: str) -> str:
-    from ...core.words import word
-
     for ns in ("stat", "state"):
         if f"{ns}.{v}" in WORDS:
             return word(f"{ns}.{v}", lang)
@@ -142,8 +140,11 @@ def short_role(game: Game, role: str | None, lang: str) -> str:
     return name
 
 
-def window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[str]]:
-    """The priority lines (who first, who may act, what) and the small print (closing, resolving)."""
+def window_facts(game: Game, node: Node, lang: str, said=None) -> tuple[list[str], list[str]]:
+    """The window's facts as whole phrases: who has priority first and who may act, what they may
+    play; then how it closes, who acts after a play, how it resolves, what follows a resolution and
+    what happens before each priority (``said`` puts an action in words; by default its catalogue
+    words, else its code)."""
     w = node.window
     if w is None:
         return [], []
@@ -155,16 +156,34 @@ def window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[str
         key = [ui("priority", lang, " → ".join(short_role(game, r, lang) for r in order))]
     plays = sep.join(game.plays[p].name.get(lang) if p in game.plays else p for p in w.plays)
     if plays:
-        key += wrap(ui("plays", lang, plays), WRAP[lang] + 16)
+        key.append(ui("plays", lang, plays))
     close = ui("c." + w.close, lang, w.passes) if "chart.c." + w.close in WORDS else w.close
     bits = [close,
             ui("ap." + w.after_play, lang) if "chart.ap." + w.after_play in WORDS else w.after_play,
             ui("r." + w.resolve, lang) if "chart.r." + w.resolve in WORDS else w.resolve,
             ui("ar." + w.after_resolve, lang) if "chart.ar." + w.after_resolve in WORDS else w.after_resolve]
+    if w.before_priority:
+        say = said or _action_said
+        bits.append(ui("before_priority", lang, " → ".join(say(game, a, lang) for a in w.before_priority)))
+    return key, bits
+
+
+def _action_said(game: Game, action, lang: str) -> str:
+    return word(f"act.{action.name}", lang) if f"act.{action.name}" in WORDS and not action.args \
+        else call_text(action.name, action.args)
+
+
+def window_lines(game: Game, node: Node, lang: str) -> tuple[list[str], list[str]]:
+    """The window's facts (``window_facts``) as a chart's lines: the priority lines, wrapped, and the
+    small print, whole phrases packed."""
+    key, bits = window_facts(game, node, lang)
+    key = key[:1] + [line for k in key[1:] for line in wrap(k, WRAP[lang] + 16)]
     small: list[str] = []
-    for bit in bits:  # whole phrases, packed
+    for bit in bits:  # whole phrases, packed; a phrase longer than a line is wrapped
         if small and width(small[-1] + " · " + bit) <= WRAP[lang] + 24:
             small[-1] += " · " + bit
+        elif width(bit) > WRAP[lang] + 24:
+            small += wrap(bit, WRAP[lang] + 24)
         else:
             small.append(bit)
     return key, small

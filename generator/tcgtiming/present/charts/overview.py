@@ -85,7 +85,7 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
         dst = game.nodes[e.dst]
         if e.kind == "back" and dst.kind in ("loop", "foreach"):
             return dst.label.get(lang)  # the next round of a loop: say which loop
-        if src.kind == "goto":
+        if src.kind in ("goto", "exit"):  # a way out of a step or phase: the option that takes it, or its label
             ins = [i for i in game.in_edges.get(src.id, ()) if i.kind in ("option", "case") and i.label]
             return (ins[0].label if len(game.in_edges.get(src.id, ())) == 1 and ins else src.label).get(lang)
         if e.kind in ("option", "case") and e.label is not None:
@@ -104,7 +104,8 @@ def build_overview(game: Game, lang: str, ov: Overlay | None) -> Chart:
                 seen.add(d)
                 if d in unit and unit[d] is None:
                     for (_s2, d2, k2, _e2) in flow.get(d, ()):
-                        todo.append((d2, k if _STRENGTH.get(k, 0) >= _STRENGTH.get(k2, 0) or k == "back" else k2))
+                        todo.append((d2, k if _STRENGTH.get(k, 0) >= _STRENGTH.get(k2, 0) or k in ("back", "exit", "jump")
+                                       else k2))  # a way out stays one through the ends it passes
                 elif d in unit:
                     targets.append((unit[d], k))
             for v, k in targets:

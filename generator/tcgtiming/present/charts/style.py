@@ -55,8 +55,11 @@ NODE_STYLE: dict[str, dict[str, str]] = {
     "branch": {"shape": "diamond", "style": "filled", "color": BLUE, "fillcolor": "#ffffff", "fontcolor": BLUE},
     "loop": {"shape": "hexagon", "style": "filled,bold", "color": BLUE, "fillcolor": LIGHT_BLUE,
              "fontcolor": BLUE},
-    "goto": {"shape": "rarrow", "style": "filled,bold", "color": BLUE, "fillcolor": LIGHT_BLUE, "fontcolor": BLUE},
-    "exit": {"shape": "rarrow", "style": "filled", "color": BLUE, "fillcolor": PALE_BLUE, "fontcolor": BLUE},
+    # an arrow's shaft is only as tall as its label: a margin keeps a number and two lines off its edges
+    "goto": {"shape": "rarrow", "style": "filled,bold", "color": BLUE, "fillcolor": LIGHT_BLUE, "fontcolor": BLUE,
+             "margin": "0.16,0.11"},
+    "exit": {"shape": "rarrow", "style": "filled", "color": BLUE, "fillcolor": PALE_BLUE, "fontcolor": BLUE,
+             "margin": "0.16,0.11"},
     "end_game": {"shape": "doubleoctagon", "style": "filled", "color": "#000000", "fillcolor": "#000000",
                  "fontcolor": "#ffffff"},
     "stub": {"shape": "box", "style": "rounded,dashed", "color": GREY, "fillcolor": "#ffffff",

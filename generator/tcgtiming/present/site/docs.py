@@ -31,14 +31,15 @@ GAMES_MARKER = "<!-- tcgtiming: games -->"
 
 def games_table(inputs: Inputs, lang: str, page: str = "index.html") -> Markup:
     head = [w(k, lang) for k in ("games", "phases", "steps", "procedures", "count.check", "count.window",
-                                  "count.nodes", "scenarios")]
+                                  "count.nodes", "scenarios", "rulings")]
     rows = []
     for g in inputs.games:
         s = g.stats()
-        n = len(inputs.runs.get(g.id, []))
+        n, r = len(inputs.runs.get(g.id, [])), len(inputs.rulings.get(g.id, []))
         rows.append([a(rel(page, f"{g.id}/turn.html"), tx(g.name, lang)), str(s["phases"]), str(s["steps"]),
                      str(s["procedures"]), str(s["check_timings"]), str(s["priority_windows"]), str(s["nodes"]),
-                     a(rel(page, f"{g.id}/scenarios/index.html"), str(n))])
+                     a(rel(page, f"{g.id}/scenarios/index.html"), str(n)),
+                     a(rel(page, f"{g.id}/rulings/index.html"), str(r)) if r else "0"])  # no rulings: no page
     return table(head, rows, "tcg-games tcg-numbers")
 
 

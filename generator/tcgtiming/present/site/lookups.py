@@ -15,10 +15,11 @@ import re
 from markupsafe import Markup
 
 from ...core.model import Game, Text
+from ...core.words import WORDS
 from .. import coverage as cov_mod
-from ..charts import NODE_STYLE, style_key
+from ..charts import NODE_STYLE, style_key, ui
 from .. import when
-from .markup import node_page, rel, tx, w
+from .markup import kind_word, node_page, rel, tx, w
 from .pages import Page, Pages
 
 WHEN_PAGE = "{}/when/index.html"
@@ -154,6 +155,11 @@ def heat_svg(svg: str, cov: cov_mod.GameCoverage) -> str:
     return svg.replace("</style>", "</style>" + HEAT_STYLE, 1) if "</style>" in svg else svg
 
 
+def _inputs(names: list[str], every: list[str], lang: str) -> list[str]:
+    """The inputs that visit a node: by name, or in a word when every input does."""
+    return [cov_mod.wd("every_input", lang, len(every))] if len(every) > 1 and names == every else names
+
+
 def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
     from ..charts import chart_ids
     from ..when import containers_of
@@ -173,17 +179,18 @@ def coverage_page(p: Pages, game: Game, cov: cov_mod.GameCoverage) -> Page:
                        "style": f"max-width:{width:g}px;aspect-ratio:{width:g}/{height:g}",
                        "alt": tx(Text(f"{container.label.ja}の網羅", f"coverage of the {container.label.en}"), lang)})
     rows = []
+    every = sorted({v.name for v in cov.inputs})
     for nid, node in game.nodes.items():
         count = cov.nodes.get(nid, 0)
         reason = cov.reasons.get(nid)
         rows.append({"id": nid, "href": rel(page, node_page(game, node), nid), "label": tx(node.label, lang),
-                     "kind": node.kind, "visits": count, "heat": cov_mod.heat(count),
-                     "inputs": sorted(set(cov.by.get(nid, []))),
+                     "kind": kind_word(game, node, lang), "visits": count, "heat": cov_mod.heat(count),
+                     "inputs": _inputs(sorted(set(cov.by.get(nid, []))), every, lang),
                      "reason": cov_mod.wd("reason." + ("none" if reason == "gap" else reason), lang) if reason else "",
                      "gap": reason == "gap"})
     groups = [{"reason": r, "title": cov_mod.wd("reason." + ("none" if r == "gap" else r), lang),
                "rows": [x for x in rows if cov.reasons.get(x["id"]) == r]} for r in cov_mod.REASONS]
-    edges = [{"src": src, "dst": dst, "kind": kind, "href": rel(page, node_page(game, game.nodes[src]), src),
+    edges = [{"src": src, "dst": dst, "kind": ui("e." + kind, lang) if f"chart.e.{kind}" in WORDS else kind, "href": rel(page, node_page(game, game.nodes[src]), src),
               "reason": cov_mod.wd("reason." + ("none" if r == "gap" else r), lang)}
              for (src, dst, kind), r in cov.edge_reasons.items()]
     words = {k: cov_mod.wd(k, lang) for k in ("heat", "missing", "all", "visited", "unvisited", "edges_unvisited")}

@@ -37,7 +37,8 @@ def _to(game: Game, page: str, nid: str, lang: str, arrow: str = "") -> Markup:
 
 
 def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup:
-    from ..charts import style_key, window_lines
+    from ..charts import style_key, window_facts
+    from .phrases import action_words
 
     node = game.nodes[nid]
     key = style_key(game, node)
@@ -59,8 +60,8 @@ def node_entry(game: Game, nid: str, page: str, depth: int, lang: str) -> Markup
     if node.kind == "trigger" and node.event:
         items.append(_item("event", lang, named(game.events, node.event, lang), " ", code(node.event)))
     if node.kind == "window" and node.window is not None:
-        big, small = window_lines(game, node, lang)
-        items.append(_item("window", lang, " ".join(big) + " · " + " · ".join(small)))
+        big, small = window_facts(game, node, lang, action_words)
+        items.append(_item("window", lang, " · ".join(big + small)))
     if node.kind == "closed":
         items.append(h("li", w("no_play", lang)))
     if node.kind in ("check", "call") and node.callee and node.callee in game.containers:

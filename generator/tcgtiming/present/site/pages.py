@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ...core.model import Game, Text
 from ...core.text import LANGS
 from .inputs import ScenarioRun
-from .markup import (a, call_text, chart_file, cite, code, cond_text, h, join, link_node, node_page, rel, slug, tx,
+from .markup import (a, call_text, chart_file, cite, code, cond_text, h, join, link_node, local_no, node_page, rel, slug, tx,
                      url_link, value_text, w)
 from .legend import chart_frame, legend_html
 from .nodes import node_entries, readings_block
@@ -102,6 +102,13 @@ def _counts(game: Game, cid: str) -> dict[str, int]:
             "window": kinds.count("window")}
 
 
+def _place(game: Game, page: str, nid: str, lang: str) -> Markup:
+    """A link to a node by where it is, in words: its step, phase or procedure and its number."""
+    node = game.nodes[nid]
+    where = tx(game.containers[node.container].label, lang) if node.container in game.containers else nid
+    return link_node(game, page, nid, f"{where} {local_no(game, node)}".strip())
+
+
 def container_page(p: Pages, game: Game, cid: str) -> Page:
     lang = p.lang
     c = game.containers[cid]
@@ -120,7 +127,7 @@ def container_page(p: Pages, game: Game, cid: str) -> Page:
     if c.kind == "procedure":
         callers = sorted({e.src for e in game.edges if e.kind == "call" and e.dst == c.begin}, key=list(game.nodes).index)
         if callers:
-            facts.append(h("li", w("called_from", lang), ": ", join(", ", [link_node(game, page, x) for x in callers])))
+            facts.append(h("li", w("called_from", lang), ": ", join(", ", [_place(game, page, x, lang) for x in callers])))
     if c.children:
         facts.append(h("li", w("steps", lang), ": ", join(" → ", [
             link_node(game, page, game.containers[s].begin, tx(game.containers[s].label, lang)) for s in c.children])))

@@ -8,11 +8,11 @@ from __future__ import annotations
 from ...core import model as m
 from ...core.model import Game
 from ...core.text import call_text, cond_text, value_text
-from ...core.vocab import ACTIONS, PREDICATES
+from ...core.vocab import ACTIONS, CARD_WORD_LISTS, PREDICATES
 from ...core.words import WORDS, word
 from .markup import named, role_text, tx
 
-_LISTED = ("card_types", "traits", "colours", "factions", "triggers")
+_LISTED = tuple(lid for lids in CARD_WORD_LISTS.values() for lid in lids)  # the lists cards take words from
 
 
 def _listed(game: Game, v: str, lang: str, lists=_LISTED) -> str:
@@ -53,7 +53,7 @@ def arg_words(game: Game, name: str, type_: str, value, lang: str) -> str:
         if name == "id":
             return _first(lang, f"ability.{v}") or v
         if name == "party":
-            return _listed(game, v, lang, ("factions",) + tuple(game.lists))
+            return _listed(game, v, lang, CARD_WORD_LISTS["faction"] + tuple(game.lists))
         return _listed(game, v, lang)
     if type_.startswith("enum:") or name in ("who", "than", "target"):
         return _first(lang, f"act.{name}.{v}", f"state.{v}", f"stat.{v}", f"cond.{v}") or v

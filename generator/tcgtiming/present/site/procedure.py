@@ -67,7 +67,7 @@ class Numbers:
 
 def _meta(game: Game, node: Node, page: str, key: str, nums: Numbers, lang: str) -> list:
     """What the item says beside its label, in words: who acts, the procedure it runs, where it goes."""
-    from ..charts.labels import call_args_text, window_lines
+    from ..charts.labels import call_args_text, window_facts
 
     out: list = []
     if node.action is not None and node.action.name != "pass":  # what happens, in words (the code is behind the switch)
@@ -75,7 +75,7 @@ def _meta(game: Game, node: Node, page: str, key: str, nums: Numbers, lang: str)
     if node.kind == "player" and node.actor:
         out.append(role_text(game, node.actor, lang) + (f" · {w('may', lang)}" if node.may else ""))
     if node.kind == "window" and node.window is not None:
-        big, small = window_lines(game, node, lang)
+        big, small = window_facts(game, node, lang, action_words)
         out.append(" · ".join(big + small))
     if node.kind == "closed":
         out.append(w("no_play", lang))

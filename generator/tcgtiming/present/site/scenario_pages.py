@@ -7,6 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...core.model import Game, Text
+from ..explore import outcome_words
 from .inputs import ScenarioRun
 from .markup import a, cite, code, h, join, link_node, tx, w
 from .legend import traced_legend
@@ -61,14 +62,14 @@ def scenario_page(p: Pages, game: Game, sr: ScenarioRun) -> Page:
                   code(sc.id))]
     out.append(heading(2, w("demonstrates", lang)))
     out.append(h("div", h("p", tx(sc.demonstrates, lang) or "—"), class_="tcg-demo"))
-    losers = f" — {', '.join(names.get(x, x) for x in run.losers)}" if run.losers else ""
+    said = outcome_words(run.result, [names.get(x, x) for x in run.losers], lang)
     facts = [
         [w("turn_player", lang), ": ", names.get(sc.turn_player, sc.turn_player), " (", code(sc.turn_player), ")"],
         [w("first_turn", lang), ": ", w("yes" if sc.first_turn else "no", lang)],
         [w("turns_run", lang), f": {sc.turns} · ", w("seed", lang), f": {sc.seed} · ", w("policy", lang), ": ",
          code(sc.policy)],
         [w("players", lang), ": ", join(", ", [join("", [name, " (", code(pid), ")"]) for pid, name, _ in sc.players])],
-        [w("outcome", lang), ": ", code(run.result), losers, f" · {len(run.entries)} ", w("entries", lang)],
+        [w("outcome", lang), ": ", said, " (", code(run.result), f") · {len(run.entries)} ", w("entries", lang)],
     ]
     if sc.cites:
         facts.append([w("cites", lang), ": ", join("; ", [cite(game, c, page) for c in sc.cites])])
