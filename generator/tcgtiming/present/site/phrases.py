@@ -33,6 +33,8 @@ def arg_words(game: Game, name: str, type_: str, value, lang: str) -> str:
         return named(game.zones, v, lang)
     if type_ == "event":
         return named(game.events, v, lang)
+    if type_ == "timing" and v in game.containers:
+        return tx(game.containers[v].label, lang)
     if type_ in ("card_type", "trait"):
         return _listed(game, v, lang)
     if type_ == "list":

@@ -221,7 +221,8 @@ def act_resolve_pending(cx, node, a):
         if not q.n:
             return ("no_pending",)
         p0 = q.log[q.head]
-        ch = st.choice_at(node, decision=q.n > 1 or bool(p0.ability.cost))
+        decision = q.n > 1 or bool(p0.ability.cost)
+        ch = st.choice_at(node, decision=decision, forced=not decision)
         idx = pick_pending(st, node, pid, q, ch)
         p = st.pop_pending(pid, idx)
         cost = p.ability.cost
