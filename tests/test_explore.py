@@ -113,7 +113,7 @@ def test_the_limit_stops_and_says_so():
 def test_open_sets_a_scripted_choice_aside():
     game, sc = _load(ROOT / "rules" / "ws" / "scenarios" / "both-players-pending.yaml", ROOT / "rules" / "ws" / "game.yaml")
     assert explore(game, sc).states == 0
-    ex = explore(game, sc, open_at=("check_timing.3.pending.1",))
+    ex = explore(game, sc, open_at=("stand",))  # the choice is keyed to the phase it is made in
     assert ex.states == 1 and sum(r.combinations for r in ex.outcomes) == 2
 
 

@@ -131,7 +131,7 @@ def test_battle_example_1_only_the_blocker_is_discarded():
     gone = one(r, "fight.result.blocker.1")
     assert (gone.actor, gone.role, gone.event) == ("p2", "block_side", ("move", ("b-blk",), "field", "discard"))
     nodes = [e.node for e in r.entries]
-    assert "fight.result.both.1" not in nodes and "fight.result.attacker.1" not in nodes
+    assert "fight.result.both.discarded" not in nodes and "fight.result.attacker.1" not in nodes
     z = zones(r)
     assert z["p1"]["field"] == ("a-att",) and "discard" not in z["p1"]
     assert z["p2"] == {"discard": ("b-blk",)}
@@ -140,10 +140,11 @@ def test_battle_example_1_only_the_blocker_is_discarded():
 def test_battle_example_2_equal_ap_and_dp_discards_both():
     r = run("battle-both-discarded.yaml")
     assert one(r, "fight.result").event[:2] == ("case", "both")  # each AP reaches the other's DP: AP2 ≥ DP1 and AP1 = DP1
-    first, second = one(r, "fight.result.both.1"), one(r, "fight.result.both.2")
-    assert (first.actor, first.event) == ("p2", ("move", ("b-blk",), "field", "discard"))
-    assert (second.actor, second.event) == ("p1", ("move", ("a-att",), "field", "discard"))
-    assert second.seq == first.seq + 1  # one outcome: nothing happens in between
+    # one outcome, both at once (the example's "together"): one entry of the rules moves both characters
+    both = one(r, "fight.result.both.discarded")
+    assert both.event == ("together", (("move", ("b-blk",), "field", "discard"), ("move", ("a-att",), "field", "discard")))
+    assert [c[1] for c in both.changes if c[0] == "move"] == ["b-blk", "a-att"]
+    assert [e.node for e in r.entries].count("fight.result.both.discarded") == 1
     z = zones(r)
     assert "field" not in z["p1"] and z["p1"]["discard"] == ("a-att",)
     assert z["p2"] == {"discard": ("b-blk",)}

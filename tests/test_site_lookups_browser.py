@@ -120,6 +120,23 @@ def test_gundam_text_timing_filter_is_seen_from_the_player(served, page):
     assert page.problems == []
 
 
+def test_mtg_sorcery_speed_filter_depends_on_the_stack_in_the_main_phases(served, page):
+    # a play kind's when: sorcery speed is the active player's, in a main phase, only with an empty stack
+    url, _ = served
+    game = compile_file(ROOT / "rules" / "mtg" / "game.yaml").game
+    page.goto(f"{url}/ja/mtg/when/index.html")
+    for kind in ("sorcery", "land", "instant"):
+        for seat in ("", "turn", "non_turn"):
+            want = [r.status for r in when.rows(game, when.Filter((kind,), seat or None))]
+            _filter(page, kind, seat)
+            got = _visible(page)
+            assert [r["status"] for r in got] == want, (kind, seat)
+            assert {r["text"] for r in got} == {when.wd("status." + s, "ja") for s in want}
+    _filter(page, "sorcery", "turn")
+    assert {r["status"] for r in _visible(page)} == {"closed", "other_kind", "depends"}
+    assert page.problems == []
+
+
 def test_without_scripts_the_full_table_is_shown(served, browser):
     url, _ = served
     ctx = browser.new_context(java_script_enabled=False)

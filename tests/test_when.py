@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def games():
-    return {g: compile_file(ROOT / "rules" / g / "game.yaml").game for g in ("gundam", "ws", "versus", "aquarian")}
+    return {g: compile_file(ROOT / "rules" / g / "game.yaml").game for g in ("gundam", "ws", "versus", "aquarian", "mtg")}
 
 
 def _open(rows):
@@ -150,13 +150,15 @@ def test_a_timing_inside_an_option_names_the_option(games):
     assert rows["main.3"].context is None and rows["main.2"].context is None
 
 
-@pytest.mark.parametrize("game", ["gundam", "ws", "versus", "aquarian"])
+@pytest.mark.parametrize("game", ["gundam", "ws", "versus", "aquarian", "mtg"])
 def test_the_japanese_lookup_has_no_english_words_besides_node_ids(cli, game):
     import re
 
     code, out, _ = cli("when", game, "--lang", "ja", "--rules", ROOT / "rules")
     assert code == 0
-    assert not re.findall(r"[A-Za-z]{2,}", re.sub(r"\[[^\]]*\]", "", out))
+    ids = compile_file(ROOT / "rules" / game / "game.yaml").game.nodes  # a call holding a window: "inside <id>"
+    words = [w for w in re.findall(r"[A-Za-z][\w.]+", re.sub(r"\[[^\]]*\]", "", out)) if w not in ids]
+    assert not [w for w in words if re.fullmatch(r".*[A-Za-z]{2,}.*", w)]
     code, en, _ = cli("when", game, "--lang", "en", "--rules", ROOT / "rules")
     from tcgtiming.core.words_when import WHEN_WORDS
 
@@ -177,3 +179,97 @@ def test_gundam_text_timing_is_seen_from_the_player_who_plays(games):
     enemy = when.rows(g, when.Filter(("enemy_turn_text",), "non_turn"))
     assert set(_open(enemy)) == {n.id for n in g.nodes.values() if n.kind == "window"}
     assert _open(when.rows(g, when.Filter(("enemy_turn_text",), "turn"))) == []
+
+
+# --- a play kind's when: decided where the model knows (the phase, the role), "depends" where it cannot ----
+
+
+def _statuses(g, kind, seat):
+    return [(r.timing.phase, r.timing.step, r.timing.type, r.status) for r in when.rows(g, when.Filter((kind,), seat))]
+
+
+@pytest.mark.parametrize("kind", ["sorcery", "land"])
+def test_mtg_sorcery_speed_and_lands_only_in_the_active_players_main_phases(games, kind):
+    g = games["mtg"]
+    mine = _statuses(g, kind, "turn")
+    # in the active player's main phases: only if the stack is empty, which the model cannot know
+    assert {ph for ph, _, _, s in mine if s == "depends"} == {"main1", "main2"}
+    assert not [x for x in mine if x[3] == "open"]
+    # never in the upkeep, the draw step, combat or the end step: not a kind of those windows at all
+    windows = [x for x in mine if x[2] == "window"]
+    assert {ph for ph, *_ in windows} >= {"beginning", "combat", "ending"}
+    assert all(s == "other_kind" for ph, _, _, s in windows if ph not in ("main1", "main2"))
+    # the nonactive player: never, and in the main phases the kind is the other player's
+    theirs = _statuses(g, kind, "non_turn")
+    assert not [x for x in theirs if x[3] in ("open", "depends")]
+    assert {s for ph, _, t, s in theirs if ph in ("main1", "main2") and t == "window"} == {"other_player"}
+
+
+def test_mtg_instants_wherever_a_player_gets_priority(games):
+    g = games["mtg"]
+    for seat in when.SEATS:
+        rows = when.rows(g, when.Filter(("instant",), seat))
+        windows = [r for r in rows if r.timing.type == "window"]
+        assert windows and all(r.status == "open" for r in windows)
+        assert {r.timing.phase for r in windows} >= {"beginning", "main1", "combat", "main2", "ending"}
+        assert all(r.status == "closed" for r in rows if r.timing.type != "window")  # the untap step, cleanup's actions
+
+
+def test_mtg_a_main_phase_window_names_what_the_answer_depends_on(games):
+    from tcgtiming.core import model as m
+
+    g = games["mtg"]
+    main = next(r.timing for r in when.rows(g) if r.timing.phase == "main1" and r.timing.type == "window")
+    upkeep = next(r.timing for r in when.rows(g) if r.timing.step == "beginning.upkeep" and r.timing.type == "window")
+    assert set(main.plays) == {"instant", "sorcery", "land"} and upkeep.plays == ("instant",)
+    # seen from either player: sorcery speed and lands are the active player's, and only with an empty stack
+    limits = {k: (only, c) for k, only, c in when.limits(g, main, when.Filter())}
+    assert set(limits) == {"sorcery", "land"}
+    assert all(only == ("turn",) for only, _ in limits.values())
+    assert limits["sorcery"][1] == m.Pred("stack_empty")
+    # what is left is what the game's state decides (an empty stack, a land not yet played this turn):
+    # never the role or the phase, which the lookup has settled
+    def preds(c):
+        return [c.name] if isinstance(c, m.Pred) else [n for x in getattr(c, "conds", (getattr(c, "cond", None),)) for n in preds(x)]
+    assert "stack_empty" in preds(limits["land"][1]) and not {"holds_role", "during"} & set(preds(limits["land"][1]))
+    assert when.status(g, main, when.Filter()) == "open"  # instants, for both
+    assert when.status(g, main, when.Filter(("sorcery",))) == "depends"
+    assert when.limits(g, upkeep, when.Filter()) == []
+    # the words say so in each language, from the catalogue
+    ja, en = (when.limit_texts(g, main, when.Filter(("sorcery",), "turn"), lang) for lang in ("ja", "en"))
+    assert len(ja) == len(en) == 1 and ja != en
+    assert when.wd("kind_if", "en", when.kind_name(g, "sorcery", "en"), "").split(":")[0] in en[0]
+
+
+def test_a_condition_is_settled_only_as_far_as_the_model_knows(games):
+    from tcgtiming.core import model as m
+    from tcgtiming.present.when_kinds import settle
+
+    g = games["mtg"]
+    me = m.Pred("holds_role", (("player", "self"), ("role", "active_player")))
+    upkeep = m.Pred("during", (("timing", "beginning.upkeep"),))
+    first = m.Pred("first_turn_of_game")
+    assert settle(g, me, "turn", "main1", None) is True and settle(g, me, "non_turn", "main1", None) is False
+    assert settle(g, upkeep, "turn", "beginning", "beginning.upkeep") is True
+    assert settle(g, upkeep, "turn", "beginning", "beginning.draw") is False
+    assert settle(g, m.Pred("during", (("timing", "beginning"),)), "turn", "beginning", "beginning.draw") is True
+    # what depends on the state is kept, simplified by what is known
+    assert settle(g, m.All((me, first)), "turn", "main1", None) == first
+    assert settle(g, m.All((me, first)), "non_turn", "main1", None) is False
+    assert settle(g, m.AnyOf((m.Not(me), first)), "turn", "main1", None) == first
+    assert settle(g, m.AnyOf((m.Not(me), first)), "non_turn", "main1", None) is True
+    assert settle(g, m.Not(m.All((upkeep, first))), "turn", "beginning", "beginning.upkeep") == m.Not(first)
+
+
+def test_cli_says_depends_in_both_languages(cli):
+    for lang in ("ja", "en"):
+        code, out, err = cli("when", "mtg", "--play", "sorcery", "--player", "turn", "--format", "json", "--lang", lang,
+                             "--rules", ROOT / "rules")
+        assert code == 0, err
+        data = json.loads(out)
+        dep = [t for t in data["timings"] if t["status"] == "depends"]
+        assert {t["phase"] for t in dep} == {"main1", "main2"} and data["open"] == 0
+        assert all(t["limits"] == [{"play": "sorcery", "only": None, "if": t["limits"][0]["if"]}] and t["limits"][0]["if"]
+                   for t in dep)
+        code, text, _ = cli("when", "mtg", "--play", "sorcery", "--player", "turn", "--lang", lang, "--rules", ROOT / "rules")
+        assert when.wd("status.depends", lang) in text and dep[0]["limits"][0]["if"] in text

@@ -105,12 +105,12 @@ def _run_all(args, stage: Path | None) -> int:
             continue
         sc = res.scenario
         streamed = not args.out_dir and args.format in ("json", "text") and not args.brief
-        checking = Checking(program_for(res.game), sc)
+        checking = Checking(program_for(res.game, len(sc.players)), sc)
         try:
             if streamed:
                 with _written(args.out) as write:
                     colour = args.format == "text" and not args.out and use_color(sys.stdout)
-                    stream = Stream(program_for(res.game), sc, write, args.format, args.lang, colour,
+                    stream = Stream(program_for(res.game, len(sc.players)), sc, write, args.format, args.lang, colour,
                                     observe=checking.feed if checking.needed else None)
                     run = simulate(res.game, sc, strict=args.strict, policy=args.policy, sink=stream)
                     stream.finish(run)

@@ -82,6 +82,7 @@ _TABLE = [
     Code("R506", "no-rules", "error", "The rule file of the scenario's game cannot be found or is invalid."),
     Code("R507", "unused-choice-data", "warning", "Data of a scripted choice that the decision it answered did not use (a card, cards, an ability, a target or an answer given at the wrong node); an error with --strict."),
     Code("R508", "ruling-scenario", "error", "The scenario a ruling runs is missing, invalid, or of another game than the ruling."),
+    Code("R509", "ambiguous-player", "error", "With more than two players, a rule names one player by a role that several players hold (seat non_turn): refused where a run reaches it, and in a scenario's card abilities when the file is checked."),
     # --- usage --------------------------------------------------------------------------
     Code("U401", "no-input", "error", "A path given on the command line does not exist or holds no YAML file."),
     Code("U402", "unknown-node", "error", "A node id given on the command line is not a node of the game (did-you-mean given)."),

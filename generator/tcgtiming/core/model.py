@@ -273,6 +273,7 @@ class Game:
     out_edges: Mapping[str, tuple[Edge, ...]] = field(default_factory=dict, metadata=DERIVED)  # index of edges
     in_edges: Mapping[str, tuple[Edge, ...]] = field(default_factory=dict, metadata=DERIVED)
     note: Text | None = None
+    players: tuple[int, int] = (2, 2)  # the fewest and the most players a scenario of the game may have
     player_values: Mapping[str, Named] | None = None  # a number each player has (life): extra ('start', int)
 
     @property

@@ -103,6 +103,7 @@ PREDICATES: dict[str, Entry] = _entries(
     Entry("first_turn_of_game", "This is the first turn of the game (the starting player's first turn)."),
     Entry("first_attack_of_turn", "No attack has been declared yet this turn."),
     Entry("attacks_this_turn", "Compares the number of attacks declared this turn.", compare=True),
+    Entry("player_count", "Compares the number of players in the game (the scenario's players).", compare=True),
     Entry("count", "Compares the number of cards in a zone of a player.",
           (_p("zone:zone"), _p("player:player")), compare=True),
     Entry("has_pending", "The player has at least one pending (triggered, not yet resolved) ability.",

@@ -22,6 +22,7 @@ TESTED_WORDS: dict[str, tuple[str, str]] = {
     "tested.lost": ("{0}の敗北: {1}", "{0} has lost: {1}"),
     "tested.played_this_turn": ("{0}がこのターンにプレイした数: {1}", "{0}'s plays of that kind this turn: {1}"),
     "tested.attacks_this_turn": ("このターンのアタック回数: {0}", "attacks this turn: {0}"),
+    "tested.player_count": ("プレイヤーの人数: {0}", "number of players: {0}"),
     "tested.first_attack_of_turn": ("このターンのアタック回数: {0}", "attacks this turn: {0}"),
     "tested.damage_left": ("残りのダメージ: {0}", "damage left: {0}"),
     "tested.stack_empty": ("解決を待つもの: {0}個", "waiting to resolve: {0}"),

@@ -36,6 +36,10 @@ class FileChecks:
         rf = self.rf
         self.text(rf.game.name, ("game", "name"), "the game name")
         self.opt_text(rf.game.note, ("game", "note"))
+        count = rf.game.players
+        if not isinstance(count, int) and count.min > count.max:
+            self.fail("S204", f"players: min {count.min} is more than max {count.max}", ("game", "players"),
+                      help="write {min: fewest, max: most}")
         self.unique([x.id for x in rf.sources], ("sources",), "source")
         for i, src in enumerate(rf.sources):
             self.unique([y.id for y in src.sections], ("sources", i, "sections"), f"section of '{src.id}'")

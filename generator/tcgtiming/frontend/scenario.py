@@ -21,9 +21,10 @@ from .expect import ExpectSpec
 from .resolve import Registry, Resolver
 from .schema import Condition, Id, Model, Ref, Text, json_schema_of, term_schema
 from .shape import map_errors
-from .terms import Term, lower_action, lower_condition, parse_effect
+from .terms import Logic, Term, Use, lower_action, lower_condition, parse_effect
 from .values import cites_of, text
 
+AMBIGUOUS = "R509"  # one player named by a role several players hold
 MOVING_EVENTS = ("entered", "left_stage")  # the built-in events of a card going to a zone (its 'to')
 # An effect of a card ability (``core.vocab.EFFECTS``): its JSON Schema is generated from the same
 # registry as the checks read, with literal arguments.
@@ -144,8 +145,14 @@ class ScenarioChecks:
         if sf.scenario.game != game.id:
             self.fail("C302", f"scenario for game '{sf.scenario.game}' run with the rules of '{game.id}'", ("scenario", "game"))
         pids = [p.id for p in sf.players]
-        if len(pids) != 2 or len(set(pids)) != 2:
-            self.fail("C301", "a scenario has exactly two players with different ids", ("players",))
+        fewest, most = game.players
+        if not fewest <= len(pids) <= most:
+            allowed = str(fewest) if fewest == most else f"{fewest} to {most}"
+            self.fail("C301", f"{game.id} is played by {allowed} players; this scenario lists {len(pids)}", ("players",),
+                      help="list the players in turn order (the game's 'players' says how many it allows)")
+        for i, pid in enumerate(pids):
+            if pid in pids[:i]:
+                self.fail("C301", f"duplicate player id '{pid}'", ("players", i, "id"))
         if sf.scenario.turn_player not in pids:
             self.fail("C302", f"unknown player '{sf.scenario.turn_player}'", ("scenario", "turn_player"),
                       help=did_you_mean(sf.scenario.turn_player, pids))
@@ -273,8 +280,29 @@ class ScenarioChecks:
         for key in ("cost", "effect"):
             for j, eff in enumerate(getattr(ab, key)):
                 self.res.effect(eff, path + (key, j))
+                self.one_player(eff, path + (key, j))
         if ab.if_ is not None:
             self.res.condition(ab.if_, path + ("if",))
+            self.one_player(ab.if_, path + ("if",))
+
+    def one_player(self, term, path) -> None:
+        """With more than two players, a role of seat non_turn names several players: refused where
+        a card ability names one player by it (holds_role's role names the set, and is allowed)."""
+        if len(self.sf.players) <= 2:
+            return
+        if isinstance(term, Logic):
+            for part in term.parts:
+                self.one_player(part, path)
+            return
+        if not isinstance(term, Use):
+            return
+        for arg in term.args:
+            role = self.game.roles.get(arg.value) if isinstance(arg.value, str) else None
+            if role is None or role.get("seat") != "non_turn" or (term.name == "holds_role" and arg.name == "role"):
+                continue
+            self.fail(AMBIGUOUS, f"'{arg.value}' names one player, but with {len(self.sf.players)} players every "
+                      "player but the turn player holds it", path + arg.at,
+                      help="name the controller, the opponent or the turn player's role")
 
 
 def build(sf: ScenarioFile, doc, game: m.Game) -> Scenario:

@@ -297,11 +297,17 @@ class Source(Model):
     sections: list[Section] = Field(default_factory=list)
 
 
+class PlayerCount(Model):
+    min: int = Field(2, ge=2, description="the fewest players a game may have")
+    max: int = Field(2, ge=2, description="the most players a game may have")
+
+
 class GameMeta(Model):
     id: Id
     name: Text
     note: Text | None = None
-    players: int = 2
+    players: Union[Annotated[int, Field(ge=2)], PlayerCount] = Field(
+        2, description="how many players a game has: a number, or a range {min, max} (scenarios list that many)")
 
 
 class Role(Model):

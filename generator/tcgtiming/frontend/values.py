@@ -54,6 +54,11 @@ def play_extra(p) -> tuple:
     return tuple(out)
 
 
+def player_count(players) -> tuple[int, int]:
+    """The fewest and the most players of a game (``players: 3`` or ``players: {min: 2, max: 4}``)."""
+    return (players, players) if isinstance(players, int) else (players.min, players.max)
+
+
 def registries(rf) -> dict:
     """The game's fields that come straight from the rule file (``schema.RuleFile``): everything
     but its containers, nodes and edges."""
@@ -61,7 +66,7 @@ def registries(rf) -> dict:
         return m.freeze_map({x.id: m.Named(x.id, text(x.name), text(x.note)) for x in items})
 
     return dict(
-        id=rf.game.id, name=text(rf.game.name), note=text(rf.game.note),
+        id=rf.game.id, name=text(rf.game.name), note=text(rf.game.note), players=player_count(rf.game.players),
         sources=m.freeze_map({x.id: m.Source(x.id, x.title, x.file, x.url,
                                              tuple(m.Section(y.id, y.title, tuple(y.lines) if y.lines else None) for y in x.sections), text(x.note))
                               for x in rf.sources}),

@@ -20,9 +20,13 @@ A *timing* is a node where the model says whether anyone may play:
 A call (or a check timing) whose procedure holds timings is expanded in place, each row naming the
 call (``via``); a procedure's own moments are not rows.
 
-A filter (kinds of play, the player's seat, a phase or step) gives each row a status: ``open`` (the
-filter's player may play a kind of the filter here), ``closed``, ``other_kind`` (only other kinds
-may be played here) or ``other_player`` (only the other seat plays here).
+A kind's ``by`` and ``when`` (``present.when_kinds``) are honoured where the model decides them: a
+kind whose condition cannot hold at a timing (sorcery speed in the upkeep) is not among its kinds,
+and one only some players may play there is theirs. A filter (kinds of play, the player's seat, a
+phase or step) gives each row a status: ``open`` (the filter's player may play a kind of the filter
+here), ``depends`` (only if a condition holds that depends on the state of the game, such as an
+empty stack), ``closed``, ``other_kind`` (only other kinds may be played here) or ``other_player``
+(only the other seat plays here).
 """
 from __future__ import annotations
 
@@ -31,10 +35,10 @@ from dataclasses import dataclass, replace
 from ..core.diagnostics import did_you_mean, one_of
 from ..core.model import Game, Node, Text
 from ..core.words import word
+from .when_kinds import SEATS, kind_at, seat_roles
 
-SEATS = ("turn", "non_turn")
 MOMENTS = ("trigger", "auto", "branch", "player")  # the rows of a phase or step where no one plays
-STATUSES = ("open", "closed", "other_kind", "other_player")
+STATUSES = ("open", "depends", "closed", "other_kind", "other_player")
 
 
 class WhenError(ValueError):
@@ -183,31 +187,79 @@ def timings(game: Game) -> list[Timing]:
                 out.append(t)
         return out
 
-    return walk(game.time_order("turn"), ())
+    return [_possible(game, t) for t in walk(game.time_order("turn"), ())]
 
 
-def seat_roles(game: Game, seat: str) -> set[str]:
-    return {r.id for r in game.roles.values() if r.get("seat") == seat} | {"any", "both"}
+def who_seats(game: Game, t: Timing) -> list[str]:
+    """The seats whose player may act at the timing (its ``who``)."""
+    return [s for s in SEATS if seat_roles(game, s) & set(t.who)]
 
 
-def kinds_of_seat(game: Game, t: Timing, seat: str) -> list[str]:
-    """The kinds of a timing a player may play there: a kind only some roles may play (its ``by``: a timing
-    its text names, seen from the player) is the other player's when the seat holds none of them."""
-    roles = seat_roles(game, seat)
-    by = {k: (game.plays[k].get("by") if k in game.plays else None) for k in t.plays}
-    return [k for k in t.plays if not by[k] or roles & set(by[k])]
+def allowed(game: Game, t: Timing, kind: str, seat: str):
+    """May a player of the seat play the kind at the timing? True, False, or the condition still to hold."""
+    return kind_at(game, kind, seat, t.phase, t.step, window=t.type == "window")
+
+
+def _possible(game: Game, t: Timing) -> Timing:
+    """The timing with only the kinds some player who acts there may play (a kind's ``by`` and ``when``
+    as far as the model decides them: sorcery speed is no kind of the upkeep's window)."""
+    if not t.can_play:
+        return t
+    seats = who_seats(game, t)
+    return replace(t, plays=tuple(k for k in t.plays if any(allowed(game, t, k, s) is not False for s in seats)))
 
 
 def status(game: Game, t: Timing, f: Filter) -> str:
-    if not t.can_play:
+    if not t.can_play or not t.plays:
         return "closed"
-    if f.plays and not set(f.plays) & set(t.plays):
+    plays = [k for k in t.plays if not f.plays or k in f.plays]
+    if not plays:
         return "other_kind"
+    seats = who_seats(game, t)
     if f.seat:
-        mine = kinds_of_seat(game, t, f.seat)
-        if not seat_roles(game, f.seat) & set(t.who) or not (set(f.plays) & set(mine) if f.plays else mine):
+        if f.seat not in seats:
             return "other_player"
-    return "open"
+        seats = [f.seat]
+    found = [allowed(game, t, k, s) for k in plays for s in seats]
+    if any(v is True for v in found):
+        return "open"
+    if any(not isinstance(v, bool) for v in found):
+        return "depends"
+    return "other_player"  # a seat was given: these kinds are the other player's here
+
+
+def limits(game: Game, t: Timing, f: Filter) -> list[tuple[str, tuple[str, ...], object]]:
+    """What limits each kind of the timing (of the filter's kinds) for the filter's player (either player
+    without one): (kind, the seats that may play it when not all who act may, the condition still to hold
+    or None). Kinds nothing limits are left out."""
+    seats = who_seats(game, t)
+    mine = [f.seat] if f.seat in seats else ([] if f.seat else seats)
+    out = []
+    for k in t.plays:
+        if f.plays and k not in f.plays:
+            continue
+        found = {s: allowed(game, t, k, s) for s in mine}
+        only = tuple(s for s in mine if found[s] is not False)
+        conds = [v for v in found.values() if not isinstance(v, bool)]
+        if (not f.seat and len(only) < len(seats)) or conds:
+            out.append((k, only if not f.seat and len(only) < len(seats) else (), conds[0] if conds else None))
+    return out
+
+
+def limit_texts(game: Game, t: Timing, f: Filter, lang: str) -> list[str]:
+    """The limits of the timing's kinds in words: "sorcery speed: only if nothing waits to resolve"."""
+    out = []
+    for k, only, cond in limits(game, t, f):
+        name = kind_name(game, k, lang)
+        roles = [r for r in t.who if r in game.roles and game.roles[r].get("seat") in only] or list(only)
+        who = ("、" if lang == "ja" else ", ").join(role_name(game, r, lang) for r in roles)
+        if only and cond is not None:
+            out.append(wd("kind_only_if", lang, name, who, limit_cond(game, cond, lang)))
+        elif only:
+            out.append(wd("kind_only", lang, name, who))
+        else:
+            out.append(wd("kind_if", lang, name, limit_cond(game, cond, lang)))
+    return out
 
 
 def containers_of(game: Game) -> list[str]:
@@ -302,6 +354,15 @@ def filter_text(game: Game, f: Filter, lang: str) -> str:
     return wd("filter", lang, " · ".join((plays, seat, phase)))
 
 
+def limit_cond(game: Game, cond, lang: str) -> str | None:
+    """A condition still to hold, in words (None for none)."""
+    if cond is None:
+        return None
+    from .site.phrases import cond_words
+
+    return cond_words(game, cond, lang)
+
+
 def as_data(game: Game, rs: list[Row], f: Filter, lang: str) -> dict:
     """The lookup as JSON-ready data (ids, and texts in ``lang``)."""
     return {
@@ -316,6 +377,8 @@ def as_data(game: Game, rs: list[Row], f: Filter, lang: str) -> dict:
             "plays": list(r.timing.plays), "who": list(r.timing.who),
             "first": r.timing.first, "close": r.timing.close,
             "passes": r.timing.passes if r.timing.type == "window" else None,
+            "limits": [{"play": k, "only": list(only) or None, "if": limit_cond(game, c, lang)}
+                       for k, only, c in limits(game, r.timing, f)],
         } for r in rs],
         "open": sum(1 for r in rs if r.status == "open"),
         "not_open": sum(1 for r in rs if r.status != "open"),
@@ -336,7 +399,7 @@ def as_text(game: Game, rs: list[Row], f: Filter, lang: str) -> str:
         if t.plays:
             sep = "、" if lang == "ja" else ", "
             details.append(sep.join(kind_name(game, p, lang) for p in t.plays))
-        for bit in (who_text(game, t, lang), close_text(t, lang)):
+        for bit in (who_text(game, t, lang), close_text(t, lang), *limit_texts(game, t, f, lang)):
             if bit:
                 details.append(bit)
         out.append("       " + " · ".join(details))

@@ -139,7 +139,7 @@ def explore(game: m.Game, scenario: Scenario, *, at: str | None = None, limit: i
     ``open_at``: nodes whose scripted choices are set aside, so that their decisions are explored too."""
     if open_at:
         scenario = dataclasses.replace(scenario, choices=tuple(c for c in scenario.choices if c.at not in open_at))
-    prog = program_for(game)
+    prog = program_for(game, len(scenario.players))
     ex = _Explorer(at, merge)
     ex.queue = [((), None)]
     runs = 0

@@ -34,20 +34,25 @@ class Narrator:
 
     def turn_player(self, turn: int) -> str:
         """Who takes turn ``turn`` (from 1): the scenario's turn player, then by turns when the roles swap."""
+        ids = [p for p, _, _ in self.sc.players]  # in turn order
         tp = self.sc.turn_player
-        if self.game.roles_swap and turn % 2 == 0:
-            tp = next((p for p, _, _ in self.sc.players if p != tp), tp)
+        if self.game.roles_swap and tp in ids:
+            tp = ids[(ids.index(tp) + turn - 1) % len(ids)]
         return tp
 
     def roles_in(self, turn: int) -> str:
-        """Each seat role of the game with the player who holds it in that turn."""
+        """Each seat role of the game with the players who hold it in that turn (a non_turn role: every
+        player but the turn player, in turn order)."""
         tp = self.turn_player(turn)
+        ids = [p for p, _, _ in self.sc.players]
+        k = ids.index(tp) if tp in ids else 0
+        others = (ids[k + 1:] + ids[:k]) or [tp]
         out = []
         for r in self.game.roles.values():
             seat = r.get("seat")
             if seat in ("turn", "non_turn"):
-                pid = tp if seat == "turn" else next((p for p, _, _ in self.sc.players if p != tp), tp)
-                out.append(self.w("trace.role_holder", self.player(pid), self.text(r.name, r.id)))
+                for pid in ([tp] if seat == "turn" else others):
+                    out.append(self.w("trace.role_holder", self.player(pid), self.text(r.name, r.id)))
         return self.list(out)
 
     def card(self, cid) -> str:

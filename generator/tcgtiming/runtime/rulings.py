@@ -27,7 +27,7 @@ def check_ruling(ruling: Ruling, game, run: Run | None = None) -> Verdict:
     """``run``: the strict run of the ruling's scenario when it was already made (the site runs each
     shipped scenario once, and a ruling that ``uses`` one checks that run)."""
     sc = ruling.scenario
-    program = program_for(game)
+    program = program_for(game, len(sc.players))
     error = None
     if run is None:
         try:

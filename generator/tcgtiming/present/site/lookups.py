@@ -37,6 +37,30 @@ def _seats(game: Game, roles) -> list[str]:
     return seats
 
 
+def _by(game: Game, t: when.Timing) -> str:
+    """The kinds of the timing only some of the players who act there may play (a kind's ``by``, or a
+    ``when`` naming the player's role), and who: "kind:seat,seat ..." (read by assets/when.js)."""
+    seats = when.who_seats(game, t)
+    out = []
+    for k in t.plays:
+        mine = [s for s in seats if when.allowed(game, t, k, s) is not False]
+        if len(mine) < len(seats):
+            out.append(f"{k}:{','.join(mine)}")
+    return " ".join(out)
+
+
+def _if(game: Game, t: when.Timing) -> str:
+    """The kinds a player may play at the timing only if a condition holds then (it depends on the state
+    of the game: the stack empty), and for whom: "kind:seat,seat ..." (read by assets/when.js)."""
+    seats = when.who_seats(game, t)
+    out = []
+    for k in t.plays:
+        mine = [s for s in seats if not isinstance(when.allowed(game, t, k, s), bool)]
+        if mine:
+            out.append(f"{k}:{','.join(mine)}")
+    return " ".join(out)
+
+
 def when_page(game: Game, lang: str) -> Page:
     page = WHEN_PAGE.format(game.id)
     sep = "、" if lang == "ja" else ", "
@@ -50,8 +74,8 @@ def when_page(game: Game, lang: str) -> Page:
                 where[k].append(section)
         rows.append({"n": r.n, "status": r.status, "type": t.type, "phase": t.phase or "", "step": t.step or "",
                      "plays": list(t.plays), "seats": _seats(game, t.who), "section": section,
-                     "by": " ".join(f"{k}:{','.join(_seats(game, game.plays[k].get('by')))}" for k in t.plays
-                                    if k in game.plays and game.plays[k].get("by")),
+                     "by": _by(game, t), "if": _if(game, t),
+                     "limits_text": " · ".join(when.limit_texts(game, t, when.Filter(), lang)),
                      "label": tx(t.label, lang), "href": rel(page, node_page(game, game.nodes[t.node]), t.node),
                      "via": t.via, "context": tx(t.context, lang), "type_text": when.type_text(t, lang),
                      "status_text": when.wd("status." + r.status, lang),

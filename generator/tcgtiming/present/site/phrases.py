@@ -35,6 +35,8 @@ def arg_words(game: Game, name: str, type_: str, value, lang: str) -> str:
         return named(game.events, v, lang)
     if type_ == "player_value":
         return named(game.player_values or {}, v, lang)
+    if type_ == "timing" and v in game.containers:
+        return tx(game.containers[v].label, lang)
     if type_ in ("card_type", "trait"):
         return _listed(game, v, lang)
     if type_ == "list":

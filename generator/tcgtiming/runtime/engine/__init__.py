@@ -74,7 +74,8 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
     empty). ``sink``: a function given each record as it is made (streaming; nothing is kept), e.g.
     ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries.
     ``explorer``: answers the unscripted decisions (``runtime.explore``; with no trace only)."""
-    prog = program or program_for(game)
+    n = len(scenario.players)
+    prog = program if program is not None and program.players == n else program_for(game, n)
     collecting = gc.isenabled()
     if collecting:  # a run makes no reference cycles: the cyclic collector would only walk the trace over and over
         gc.disable()

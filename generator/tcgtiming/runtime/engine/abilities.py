@@ -54,15 +54,15 @@ class Abilities:
             found.append((card, ab))
         if not found:
             return
-        if len(found) > 1:  # the turn player's first, then by zone, position in the zone, ability
-            tp, order, pos = self.seat[0], self.zone_order, {}
+        if len(found) > 1:  # the turn player's first (then in turn order), by zone, position in the zone, ability
+            rank, order, pos = {p: i for i, p in enumerate(self.order)}, self.zone_order, {}
 
             def key(item):
                 c = item[0]
                 where = (c.owner, c.zone)
                 if where not in pos:
                     pos[where] = {id(x): i for i, x in enumerate(self.zones[c.owner][c.zone])}
-                return (c.owner != tp, order[c.zone], pos[where][id(c)])
+                return (rank[c.owner], order[c.zone], pos[where][id(c)])
             found.sort(key=key)
         if event in self.prog.cx.__dict__.get("watched", ()):  # read by 'untriggered': which firing each took
             for card, ab in found:
@@ -222,7 +222,8 @@ def act_resolve_pending(cx, node, a):
         if not q.n:
             return ("no_pending",)
         p0 = q.log[q.head]
-        ch = st.choice_at(node, decision=q.n > 1 or bool(p0.ability.cost))
+        decision = q.n > 1 or bool(p0.ability.cost)
+        ch = st.choice_at(node, decision=decision, forced=not decision)
         idx = pick_pending(st, node, pid, q, ch)
         p = st.pop_pending(pid, idx)
         cost = p.ability.cost
@@ -272,7 +273,7 @@ def pick_pending(st, node, pid, q, ch) -> int:
 def act_stack_pending(cx, node, a):
     def run(st):
         put = []
-        for pid in (st.seat[0], st.seat[1]):  # APNAP: the turn player's go on the stack first
+        for pid in st.order:  # APNAP: the turn player's first, then each other in turn order
             q = st.pending[pid]
             while q.n:
                 ch = st.next_choice(node.id, decision=True) if q.n > 1 else None
@@ -302,7 +303,7 @@ def act_resolve_triggered(cx, node, a):
     def run(st):
         st.fire(event)
         n = 0
-        for pid in (st.seat[0], st.seat[1]):
+        for pid in st.order:
             q = st.pending[pid]
             while q:
                 st.resolve_now(st.pop_pending(pid, 0))

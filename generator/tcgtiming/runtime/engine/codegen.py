@@ -282,6 +282,8 @@ class Fast(Gen):
         option, no card); yes or no, answered by one; or only something to do: the decision in place.
         Anything else (no choice keyed to the node, a card named, an option not available): the
         machine's ``player``, before anything has changed."""
+        if ni in self.prog.refused:  # its actor is ambiguous: the machine refuses it (R509)
+            return None
         if n.choices:
             return self.options(ni, n) if n.action is None else None
         T, prog = self.traced, self.prog

@@ -36,18 +36,20 @@ def inline(fn, expr: str):
 def per_player(cx, player, test, expr: str | None = None):
     """``test(st, pid)`` for the players of a player argument: all of them for 'both', any for 'any'.
     ``expr``: the test as source, ``{}`` standing for the player."""
-    if player == "both":
-        fn = lambda st: test(st, st.seat[0]) and test(st, st.seat[1])  # noqa: E731
-        src = f"({expr.format('st.seat[0]')} and {expr.format('st.seat[1]')})" if expr else None
-    else:
-        seats = cx.seats(player)
-        if len(seats) == 1:
-            i = seats[0]
-            fn = lambda st: test(st, st.seat[i])  # noqa: E731
-            src = f"({expr.format(f'st.seat[{i}]')})" if expr else None
+    seats = cx.seats(player)
+    if len(seats) == 1:
+        i = seats[0]
+        fn = lambda st: test(st, st.seat[i])  # noqa: E731
+        src = f"({expr.format(f'st.seat[{i}]')})" if expr else None
+    else:  # every player ('both': all of them; 'any': one of them)
+        every = player == "both"
+        if seats == (0, 1):  # two players (the common case: no loop)
+            fn = (lambda st: test(st, st.seat[0]) and test(st, st.seat[1])) if every else \
+                (lambda st: test(st, st.seat[0]) or test(st, st.seat[1]))
         else:
-            fn = lambda st: test(st, st.seat[0]) or test(st, st.seat[1])  # noqa: E731
-            src = f"({expr.format('st.seat[0]')} or {expr.format('st.seat[1]')})" if expr else None
+            fn = (lambda st: all(test(st, st.seat[i]) for i in seats)) if every else \
+                (lambda st: any(test(st, st.seat[i]) for i in seats))
+        src = "(" + (" and " if every else " or ").join(expr.format(f"st.seat[{i}]") for i in seats) + ")" if expr else None
     return inline(fn, src) if src else fn
 
 
@@ -71,6 +73,13 @@ def compared(cx, a, attr: str):
 @PREDICATES
 def pred_attacks_this_turn(cx, a):
     return compared(cx, a, "attacks_this_turn")
+
+
+@PREDICATES
+def pred_player_count(cx, a):
+    test, src = compare(cx, a)  # the program is made for one number of players: a constant
+    held = test(cx.players)
+    return inline(lambda st: held, repr(held))
 
 
 @PREDICATES
@@ -227,10 +236,13 @@ def pred_untriggered(cx, a):
 
 @PREDICATES
 def pred_holds_role(cx, a):
-    i, j = cx.seats(a["player"]), cx.seat(a["role"])
-    if len(i) != 1:  # any / both: one of the two players holds it
+    i, held = cx.seats(a["player"]), cx.role_seats(a["role"])
+    if len(i) != 1:  # any / both: one of the players holds it
         return inline(lambda st: True, "True")
     i = i[0]
+    if len(held) > 1:  # more than two players: a non_turn role is held by every player but the turn player
+        return inline(lambda st: st.seat[i] != st.seat[0], f"(st.seat[{i}] != st.seat[0])")
+    j = cx.seat(a["role"])
     return inline(lambda st: st.seat[i] == st.seat[j], f"(st.seat[{i}] == st.seat[{j}])")
 
 

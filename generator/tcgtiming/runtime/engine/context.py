@@ -1,8 +1,13 @@
 """The compile context: what the compilers of predicates, actions and effects resolve ahead of time -
 roles to seats (0: the turn player, 1: the other, 2: ``self``, the player a rule or ability is
-tested for, also a card ability's ``controller``; 3: the ``opponent`` of that player), constants to
+tested for, also a card ability's ``controller``; 3: the ``opponent`` of that player; with more than
+two players, 1 is the next player in turn order and 4, 5, ... the ones after), constants to
 integers, zone roles to zone ids - and the helpers built on zone roles (drawing, the characters that
-may attack, the zones in play, the active character of a party)."""
+may attack, the zones in play, the active character of a party).
+
+With more than two players a role of seat ``non_turn`` is held by every player but the turn
+player: it names a set of players (``holds_role``, a play kind's ``by``, a window's ``who``), and
+naming one player by it is refused (R509) where a run reaches it."""
 from __future__ import annotations
 
 from ...core import model as m
@@ -10,11 +15,19 @@ from .state import SimulationError
 
 BOTH = (0, 1)
 CARD_ROLES = {"controller": 2, "opponent": 3}
+AMBIGUOUS = "R509"
+
+
+def all_seats(players: int) -> tuple:
+    """The seats of every player, in turn order from the turn player."""
+    return BOTH + tuple(range(4, players + 2))
 
 
 class Cx:
-    def __init__(self, game: m.Game):
+    def __init__(self, game: m.Game, players: int = 2):
         self.game = game
+        self.players = players
+        self.all = all_seats(players)
         self.node: m.Node | None = None  # the node being compiled (for the location of errors)
         self.roles = {}
         for z in game.zones.values():
@@ -38,13 +51,30 @@ class Cx:
             if role in CARD_ROLES:  # a card ability's condition: its controller, and that player's opponent
                 return CARD_ROLES[role]
             raise SimulationError("R503", f"the game has no role '{role}'", self.loc)
-        return 0 if r.get("seat") == "turn" else 1
+        if r.get("seat") == "turn":
+            return 0
+        if self.players > 2:
+            raise SimulationError(AMBIGUOUS, f"'{role}' names one player, but with {self.players} players every player "
+                                  "but the turn player holds it", self.loc,
+                                  help="name the turn player's role, self, or any; with more than two players a "
+                                  "non_turn role names a set (holds_role, by, who)")
+        return 1
 
     def seats(self, player) -> tuple:
-        """The seats of a player argument: both for 'any' and 'both'."""
+        """The seats of a player argument: every player for 'any' and 'both'."""
         if player in ("any", "both"):
-            return BOTH
+            return self.all
         return (self.seat(player),)
+
+    def role_seats(self, role) -> tuple:
+        """The seats of the players who hold a role (a set: every player but the turn player for a
+        non_turn role); an unknown role stands for the turn player, as ``seat`` is lenient there."""
+        r = self.game.roles.get(role)
+        if role in ("any", "both"):
+            return self.all
+        if r is None or r.get("seat") == "turn":
+            return (0,)
+        return self.all[1:]
 
     def int(self, value) -> int:
         if isinstance(value, str):

@@ -42,13 +42,15 @@ class Flow:
         self.all_choices = self.sc.choices
         self.taken: list = []  # the choices taken, each watching which of its data the run reads
 
-    def next_choice(self, node_id, decision: bool = False):
+    def next_choice(self, node_id, decision: bool = False, forced: bool = False):
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
-        a window, which pending ability first) with none keyed to the node, the next unkeyed choice."""
+        a window, which pending ability first) with none keyed to the node, the next unkeyed choice.
+        A forced move (``forced``: the only pending ability, nothing to pay) takes only a choice keyed
+        to the node, never one keyed to its step or phase, which waits for a decision made there."""
         lst = self.choices.get(node_id)
         if not lst and not decision and not self.by_timing:
             return None
-        if not lst and self.by_timing:
+        if not lst and not forced and self.by_timing:
             for t in self.timings_of(node_id):
                 lst = self.choices.get(t)
                 if lst:
@@ -119,14 +121,14 @@ class Flow:
         """The card a scripted choice names, else the card chosen at the last decision."""
         return self.cards.get(ch.card) if ch is not None and ch.card else self.chosen
 
-    def choice_at(self, node, decision: bool = False):
+    def choice_at(self, node, decision: bool = False, forced: bool = False):
         """The scripted choice for this visit of the node: at a player node, the one its decision
         took (so the node's own action uses it); elsewhere, the next one scripted for the node."""
         if node is None:
             return None
         if self.player_choice is not None and self.player_choice_node == node.id and node.kind == "player":
             return self.player_choice
-        return self.next_choice(node.id, decision)
+        return self.next_choice(node.id, decision, forced)
 
     def decide(self, node, actor):
         if not node.choices and not node.may:
@@ -180,6 +182,8 @@ class Flow:
         prog = self.prog
         node = prog.nodes[ni]
         self.at = self.node = ni
+        if ni in prog.refused:
+            raise prog.refused[ni]
         actor = self.seat[prog.actor_seat[ni]]
         act = prog.actions.get(ni)
         ch, by = self.decide(node, actor)
@@ -258,7 +262,8 @@ class Flow:
         else:
             pids = [self.seat[i] for i in self.prog.cx.seats(node.player)]
             self.result = "lose"
-            self.losers = pids if node.result == "lose" else [self.other(p) for p in pids]
+            self.losers = pids if node.result == "lose" else [self.other(p) for p in pids] if len(self.players) == 2 \
+                else [p for p in self.players if p not in pids]  # a win: every other player loses
         if self.out is not None:
             self.out((ni, ("end_game", self.result, tuple(self.losers))))
         raise GameOver

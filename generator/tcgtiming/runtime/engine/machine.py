@@ -63,9 +63,8 @@ class Machine(Flow, Windows, Abilities):
         # made by the scenario's setup code (``template``)
         self.zones: dict[str, dict[str, list[RCard]]]
         builder(setup)(self)
-        tp = scenario.turn_player
-        other = [p for p in self.players if p != tp]
-        self.seat = [tp, other[0] if other else tp, None, None]  # turn, non-turn, self, self's opponent
+        self.seat = [None, None, None, None] + [None] * (len(self.players) - 2)
+        self.seat_order(scenario.turn_player)
         self.pending = pending = {p: Queue() for p in self.players}
         self.stack: list = []
         self.revealed: list[RCard] = []
@@ -92,7 +91,22 @@ class Machine(Flow, Windows, Abilities):
 
     # --- players --------------------------------------------------------------------------------
     def other(self, pid: str) -> str:
-        return self.players[1] if pid == self.players[0] else self.players[0]
+        """The other player; with more than two, the next one in turn order (the scenario's order)."""
+        ps = self.players
+        if len(ps) == 2:
+            return ps[1] if pid == ps[0] else ps[0]
+        return ps[(ps.index(pid) + 1) % len(ps)]
+
+    def seat_order(self, tp: str) -> None:
+        """The seats from the turn player: the turn player, the next in turn order (seat 1), and with
+        more than two players the ones after that (seats 4, 5, ...); ``order``: the players in turn
+        order from the turn player."""
+        ps = self.players
+        i = ps.index(tp) if tp in ps else 0
+        self.order = order = ps[i:] + ps[:i]
+        seat = self.seat
+        seat[0], seat[1] = order[0], order[1] if len(order) > 1 else order[0]
+        seat[4:] = order[2:]
 
     def who(self, pid: str | None) -> str:
         return "-" if pid is None else f"{self.names[pid]} ({pid})"
@@ -238,11 +252,11 @@ class Machine(Flow, Windows, Abilities):
         """The context of the entries from here on: turn, turn player, pending, stack, priority (O(1))."""
         q = self.queues
         a = q[0]
-        if len(q) > 1:
+        if len(q) == 2:
             b = q[1]
             snaps = ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log)))
         else:
-            snaps = ((a.log, a.head, len(a.log)),)
+            snaps = tuple((x.log, x.head, len(x.log)) for x in q)
         self.out((None, (self.turn_index, self.seat[0], snaps, self.ssnap, self.priority)))
 
     # --- the budget ------------------------------------------------------------------------------
@@ -272,8 +286,8 @@ class Machine(Flow, Windows, Abilities):
                     if c.mods:  # a card without modifiers keeps its empty list (no allocation per card and turn)
                         c.mods = []
                     c.used = False
-        if self.prog.game.roles_swap:
-            self.seat[0], self.seat[1] = self.seat[1], self.seat[0]
+        if self.prog.game.roles_swap:  # the turn passes to the next player in turn order
+            self.seat_order(self.order[1])
         self.attacks_this_turn = 0
         self.attack = self.combat = None
         self.decisions.clear()
@@ -296,7 +310,7 @@ class Machine(Flow, Windows, Abilities):
         the decisions, the revealed cards, event counts, for-each positions, the random state)."""
         at = self.attack
         return (
-            self.turn_index, tuple(self.seat[:2]), self.result, tuple(self.losers),
+            self.turn_index, tuple(self.seat[:2]) + tuple(self.seat[4:]), self.result, tuple(self.losers),
             tuple((pid, tuple((z, tuple((c.id, c.state, c.slot, c.damage, tuple(c.mods), c.used) for c in cards))
                               for z, cards in self.zones[pid].items())) for pid in self.players),
             tuple((pid, tuple(p.ref for p in self.pending[pid].items())) for pid in self.players),

@@ -13,7 +13,7 @@ from .abilities import ABILITY_ACTIONS
 from .cards import CARD_ACTIONS
 from .combat import COMBAT_ACTIONS
 from .conditions import PREDICATES
-from .context import Cx
+from .context import AMBIGUOUS, Cx
 from .effects import EFFECTS
 from .melee import MELEE_ACTIONS
 from .state import Registry, SimulationError
@@ -38,12 +38,13 @@ def together(acts):
 
 class Program:
     def __init__(self, game: m.Game, *, actions: dict | None = None, predicates: dict | None = None,
-                 effects: dict | None = None):
+                 effects: dict | None = None, players: int = 2):
         self.game = game
+        self.players = players  # how many players the scenarios it runs have (seats: ``context``)
         self.action_table = ACTIONS if actions is None else actions
         self.predicate_table = PREDICATES if predicates is None else predicates
         self.effect_table = EFFECTS if effects is None else effects
-        self.cx = cx = Cx(game)
+        self.cx = cx = Cx(game, players)
         self.ids = list(game.nodes)
         self.index = {nid: i for i, nid in enumerate(self.ids)}
         self.nodes = [game.nodes[nid] for nid in self.ids]
@@ -57,6 +58,7 @@ class Program:
         self.windows: dict[int, tuple] = {}
         self.window_params: dict[int, frozenset] = {}  # a window whose plays name parameters of its procedure
         self.before_priority: dict[int, tuple] = {}  # a window's own actions before priority (when it has them)
+        self.refused: dict[int, SimulationError] = {}  # a node naming one player ambiguously (more than two players)
         for ni, node in enumerate(self.nodes):
             cx.node = node
             if node.action is not None:
@@ -66,7 +68,7 @@ class Program:
             if node.kind == "auto" and node.action is not None and node.action.arg("player") in game.roles:
                 self.actor_seat[ni] = self._seat(node.action.arg("player"))
             if node.kind == "player":
-                self.actor_seat[ni] = 0 if node.actor in ("any", "both") else self._seat(node.actor)
+                self.actor_seat[ni] = 0 if node.actor in ("any", "both") else self._seat(node.actor, ni)
                 self.option_when[ni] = [self.condition(c.when) if c.when is not None else None for c in node.choices]
             if node.kind == "branch":
                 self.case_when[ni] = [self.condition(c.when) if c.when is not None else (lambda st: True)
@@ -75,9 +77,11 @@ class Program:
                 self.loop_when[ni] = self.condition(node.condition) if node.condition is not None else (lambda st: True)
             if node.kind == "window":
                 w = node.window
-                who = tuple(self._seat(r) for r in w.who)
-                need = w.passes if w.close == "consecutive_passes" else (len(set(who)) if w.close == "all_pass" else 1)
-                self.windows[ni] = (self._seat(w.first), who, need)
+                who = tuple(sorted({i for r in w.who for i in cx.role_seats(r)}))
+                passes = w.passes if players == 2 else max(w.passes, players)  # more players: one pass each at least
+                need = passes if w.close == "consecutive_passes" else \
+                    (len(who) if w.close == "all_pass" else 1)
+                self.windows[ni] = (self._seat(w.first, ni), who, need)
                 params = game.containers[node.procedure].params if node.procedure else ()
                 if any(p in params for p in w.plays):  # kinds given by the call: worked out at each visit
                     self.window_params[ni] = frozenset(p for p in w.plays if p in params)
@@ -85,7 +89,8 @@ class Program:
                     self.before_priority[ni] = tuple(self.compile_action(a, node) for a in w.before_priority)
         cx.node = None
         # play kinds only some roles may play (a timing the text names, seen from the player): their seats
-        self.play_by = {k: frozenset(self._seat(r) for r in p.get("by")) for k, p in game.plays.items() if p.get("by")}
+        self.play_by = {k: frozenset(i for r in p.get("by") for i in cx.role_seats(r))
+                        for k, p in game.plays.items() if p.get("by")}
         self.rule_when = {rp.id: self.condition(rp.when) for rp in game.rule_processes.values() if rp.when is not None}
         self.rule_do = {rp.id: tuple(self.compile_action(a, None) for a in rp.actions) for rp in game.rule_processes.values()}
         # play kinds: the condition each needs (tested with 'self' the player), the ones that never stack
@@ -105,10 +110,12 @@ class Program:
         self.sources: dict[bool, str] = {}  # the code of the turn, with and without the trace (for reading)
         self._setups: OrderedDict = OrderedDict()
 
-    def _seat(self, role):
+    def _seat(self, role, ni: int | None = None):
         try:
             return self.cx.seat(role)
-        except SimulationError:
+        except SimulationError as err:
+            if ni is not None and err.code == AMBIGUOUS:  # refused when a run reaches the node
+                self.refused[ni] = err
             return 0
 
     # --- compiling names ---------------------------------------------------------------------------
@@ -240,14 +247,14 @@ class Setup:
 _CACHE: OrderedDict = OrderedDict()
 
 
-def program_for(game: m.Game) -> Program:
-    """The program of a game, compiled once (the last 16 games compiled are kept)."""
-    key = id(game)
+def program_for(game: m.Game, players: int = 2) -> Program:
+    """The program of a game for scenarios of that many players, compiled once (the last 16 kept)."""
+    key = (id(game), players)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is game:
         _CACHE.move_to_end(key)
         return hit[1]
-    prog = Program(game)
+    prog = Program(game, players=players)
     _CACHE[key] = (game, prog)
     while len(_CACHE) > 16:
         _CACHE.popitem(last=False)

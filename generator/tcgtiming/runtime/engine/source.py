@@ -339,12 +339,14 @@ def build(prog, traced: bool):
 
 def rule_scan(prog, rules):
     """Rule processing as code: ``scan(st, k)`` is the first (rule, player) pair from the k-th on, in
-    the order rules are applied (each rule for the turn player, then the other), whose condition
+    the order rules are applied (each rule for the turn player, then the others), whose condition
     holds now, or -1. A condition with an expression is written in place (``self`` being the pair's
     player); another is called through ``Machine.rule_applies``."""
-    pairs, lines, ns = [], ["def scan(st, k):", "    s = st.seat", "    p0, p1 = s[0], s[1]"], {}
+    seats = prog.cx.all  # the turn player, then each other player in turn order
+    pairs, lines, ns = [], ["def scan(st, k):", "    s = st.seat", f"    {', '.join(f'p{j}' for j in seats)} = "
+                            f"{', '.join(f's[{j}]' for j in seats)}"], {}
     for rp in rules:
-        for j in (0, 1):
+        for j in seats:
             k = len(pairs)
             pairs.append((rp, j))
             src = prog.source_of(rp.when) if rp.when is not None else None

@@ -34,6 +34,8 @@ class Windows:
         node = prog.nodes[ni]
         w = node.window
         first_i, who_i, need = prog.windows[ni]
+        if ni in prog.refused:  # 'first' names one player by a role several hold (R509)
+            raise prog.refused[ni]
         seat, out = self.seat, self.out
         plays = self.window_plays(ni, w)
         first = seat[first_i]
@@ -43,8 +45,8 @@ class Windows:
         if hook is not None:
             self.before_priority(ni, hook)
         elif w.resolve != "immediate" and prog.game.check_timing is None:
-            # the default: abilities triggered just before a window go on the stack first (turn player's first)
-            for pid in (seat[0], seat[1]):
+            # the default: abilities triggered just before a window go on the stack first (in turn order)
+            for pid in self.order:
                 while self.pending[pid]:
                     p = self.pop_pending(pid, 0)
                     self.push(StackItem(p.ability, p.card, p.controller, self.stack[-1] if self.stack else None))

@@ -27,13 +27,17 @@ def _each(cx, player, value, extra=(), src: str | None = None):
             pid = st.seat[i]
             return ((name, pid, value(st, pid), extra, ok),)
         wit = one
-    else:
+    elif len(seats) == 2:
         i, j = seats
 
         def two(st, name, ok):
             a, b = st.seat[i], st.seat[j]
             return ((name, a, value(st, a), extra, ok), (name, b, value(st, b), extra, ok))
         wit = two
+    else:
+        def every(st, name, ok):  # more than two players: each in turn order
+            return tuple((name, p, value(st, p), extra, ok) for p in (st.seat[i] for i in seats))
+        wit = every
     wit.src = (tuple(seats), src, extra) if src is not None else None
     return wit
 
@@ -106,6 +110,7 @@ def _number(get, src: str | None = None):
 
 WITNESSES.update({
     "attacks_this_turn": _number(lambda st: st.attacks_this_turn, "st.attacks_this_turn"),
+    "player_count": _number(lambda st: len(st.players), "len(st.players)"),
     "first_attack_of_turn": _number(lambda st: st.attacks_this_turn, "st.attacks_this_turn"),
     "damage_left": _number(lambda st: st.damage_left, "st.damage_left"),
     "stack_empty": _number(lambda st: len(st.stack), "len(st.stack)"),

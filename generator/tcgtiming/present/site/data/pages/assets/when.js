@@ -1,7 +1,8 @@
 // tcgtiming "May I play now?": filter the timings by kind of play, player and phase, in the page.
 // The status of each row is worked out from its data attributes (data-by: the kinds only some players
-// may play, and who) the way `tcgtiming when` does it:
-// closed (no one plays), other kinds only, the other player only, or open. No server, no request.
+// may play, and who; data-if: the kinds some players may play only if a condition holds then) the way
+// `tcgtiming when` does it: closed (no one plays), other kinds only, the other player only, depends on
+// the state, or open. No server, no request.
 (function () {
   "use strict";
   const form = document.getElementById("tcg-when-filter");
@@ -10,21 +11,35 @@
   const rows = Array.from(table.tBodies[0].rows);
   const count = document.getElementById("tcg-when-count");
   const words = {
-    open: form.dataset.statusOpen, closed: form.dataset.statusClosed,
+    open: form.dataset.statusOpen, depends: form.dataset.statusDepends, closed: form.dataset.statusClosed,
     other_kind: form.dataset.statusOtherKind, other_player: form.dataset.statusOtherPlayer,
   };
   function status(row, play, seat) {
     const type = row.dataset.type;
     if (type !== "window" && type !== "action") return "closed";
-    const plays = row.dataset.plays.split(" ");
+    const plays = row.dataset.plays.split(" ").filter(Boolean);
+    if (!plays.length) return "closed";
     if (play && plays.indexOf(play) < 0) return "other_kind";
-    if (seat && row.dataset.seats.split(" ").indexOf(seat) < 0) return "other_player";
-    // kinds only some players may play (a timing a text names, seen from its player): "kind:seat,seat ..."
-    const by = {};
-    for (const x of (row.dataset.by || "").split(" ").filter(Boolean)) by[x.split(":")[0]] = x.split(":")[1].split(",");
-    const mayPlay = function (k) { return !by[k] || by[k].indexOf(seat) >= 0; };
-    if (seat && !(play ? [play] : plays).some(mayPlay)) return "other_player";
-    return "open";
+    const rowSeats = row.dataset.seats.split(" ");
+    if (seat && rowSeats.indexOf(seat) < 0) return "other_player";
+    // kinds only some players may play (a timing a text names, a condition naming the player's role), and
+    // kinds some may play only if a condition holds then (the stack empty): "kind:seat,seat ..."
+    const seatsOf = function (attr) {
+      const out = {};
+      for (const x of (attr || "").split(" ").filter(Boolean)) out[x.split(":")[0]] = x.split(":")[1].split(",").filter(Boolean);
+      return out;
+    };
+    const by = seatsOf(row.dataset.by), cond = seatsOf(row.dataset.if);
+    const seats = seat ? [seat] : rowSeats;
+    let depends = false;
+    for (const k of (play ? [play] : plays)) {
+      for (const s of seats) {
+        if (by[k] && by[k].indexOf(s) < 0) continue;
+        if (cond[k] && cond[k].indexOf(s) >= 0) { depends = true; continue; }
+        return "open";
+      }
+    }
+    return depends ? "depends" : "other_player";
   }
   function apply() {
     const play = form.elements.play.value, seat = form.elements.player.value, phase = form.elements.phase.value;
