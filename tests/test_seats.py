@@ -155,7 +155,7 @@ def test_one_player_named_by_a_role_several_hold_is_refused_where_the_run_reache
     with pytest.raises(SimulationError) as err:
         simulate(res.game, res.scenario, policy="pass")
     assert err.value.code == "R509" and "nonactive_player" in err.value.message
-    node = res.game.nodes["combat.blockers.1"]
+    node = res.game.nodes["combat.blockers.declare"]
     assert err.value.loc.file == node.loc.file and err.value.loc.line == node.loc.line
     # the same game with two players runs the node
     two = load(MTG / "scenarios" / "first-turn-no-draw.yaml")
@@ -178,7 +178,7 @@ def test_a_non_turn_role_is_every_other_player_where_a_set_is_meant():
     # a window's 'who' holds every player; the blockers step's actor is refused only with three
     ni = three.index["priority.window"]
     assert three.windows[ni][1:] == ((0, 1, 4), 3) and two.windows[ni][1:] == ((0, 1), 2)
-    blockers = three.index["combat.blockers.1"]
+    blockers = three.index["combat.blockers.declare"]
     assert blockers in three.refused and three.refused[blockers].code == "R509" and not two.refused
 
 
