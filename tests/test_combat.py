@@ -96,7 +96,7 @@ def test_a_player_at_zero_life_loses_before_anyone_has_priority():
     assert rule.kind == "rule" and rule.event[1:3] == ("no_life", "p2")
     deal = at(r, "combat.damage.deal")[0]
     assert not any(e.event[0] in ("pass", "window_play") for e in r.entries if e.seq > deal.seq)
-    assert not at(r, "combat.end.begin")
+    assert not at(r, "combat.end_of_combat.begin")
 
 
 def test_the_scenario_sets_a_players_life_and_the_rule_file_the_others():
@@ -315,7 +315,7 @@ def test_a_branch_tells_the_player_value_it_read(tmp_path):
     rules.write_text(text.replace(old, new), encoding="utf-8")
     res = compiled(TWO, rules)
     r = simulate(res.game, res.scenario, strict=True)
-    (e,) = at(r, "combat.end.low")
+    (e,) = at(r, "combat.end_of_combat.low")
     assert e.event[:2] == ("case", "yes")
     assert ("player_value", "p2", 17, ("life",), True) in [f for _, facts in e.event[2] for f in facts]
     assert "Bob's life: 17" in Narrator(res.game, res.scenario, "en").entry(e)
