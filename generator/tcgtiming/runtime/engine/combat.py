@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...core import model as m
 from .cards import ids
-from .state import Attack, Pending, Registry, SimulationError, engine_ability
+from .state import READY, Attack, Pending, Registry, SimulationError, engine_ability
 
 COMBAT_ACTIONS = Registry("act_")
 
@@ -20,7 +20,7 @@ def act_declare_attack(cx, node, a):
         pid = st.seat[i]
         scripted = st.choice_at(node)
         ch = st.cards.get(scripted.card) if scripted is not None and scripted.card else st.chosen
-        candidates = [c for c in attackers(st, pid) if c.state in ("stand", "active")]
+        candidates = [c for c in attackers(st, pid) if c.state in READY]
         card = ch if ch is not None and ch in candidates else None
         if ch is not None and card is None:
             raise SimulationError("R503", f"{ch.name} [{ch.id}] cannot attack now: it is {st.where(ch)}; the cards that "
@@ -73,9 +73,9 @@ def act_declare_block(cx, node, a):
             return ("no_block",)
         if card.owner != pid:
             raise SimulationError("R503", f"{card.name} [{card.id}] does not belong to {st.who(pid)}", st.asked_at(ch, node))
-        if card not in attackers(st, pid) or card.state not in (None, "stand", "active"):
+        if card not in attackers(st, pid) or card.state not in (None,) + READY:
             raise SimulationError("R503", f"{card.name} [{card.id}] cannot block or guard: it is {st.where(card)}; the "
-                                  f"cards that can are {', '.join(c.id for c in attackers(st, pid) if c.state in (None, 'stand', 'active')) or 'none'}",
+                                  f"cards that can are {', '.join(c.id for c in attackers(st, pid) if c.state in (None,) + READY) or 'none'}",
                                   st.asked_at(ch, node))
         if pay is not None:
             pay_from_power(st, card, pay, ch.loc if ch is not None else node.loc, default)

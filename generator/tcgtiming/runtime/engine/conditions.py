@@ -10,7 +10,7 @@ import operator
 from .abilities import marker
 from .combat import lethal
 from .melee import fighting
-from .state import Registry
+from .state import READY, Registry
 
 PREDICATES = Registry("pred_")
 
@@ -105,7 +105,7 @@ def pred_has_state(cx, a):
 @PREDICATES
 def pred_can_attack(cx, a):
     i, attackers = cx.seat(a["player"]), cx.attackers()
-    return lambda st: any(c.state in ("stand", "active") for c in attackers(st, st.seat[i]))
+    return lambda st: any(c.state in READY for c in attackers(st, st.seat[i]))
 
 
 @PREDICATES

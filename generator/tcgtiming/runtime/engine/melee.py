@@ -9,11 +9,10 @@ lowers are arguments the rule file gives; the engine knows no keyword of its own
 from __future__ import annotations
 
 from .cards import ids
-from .state import Combat, GameOver, Registry, SimulationError
+from .state import READY, Combat, GameOver, Registry, SimulationError
 
 MELEE_ACTIONS = Registry("act_")
 NO_LOSER = ("no_loser",)  # end_if_lost with no one lost (a window's before_priority leaves it out)
-READY = ("stand", "active")  # the states a card attacks or blocks from (untapped)
 
 
 def start_values(game, scenario) -> dict:

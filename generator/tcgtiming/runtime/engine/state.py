@@ -17,6 +17,9 @@ class SimulationError(Exception):
         self.code, self.message, self.loc, self.help = code, message, loc, help
 
 
+READY = ("stand", "active")  # the states a card attacks or blocks from (standing, untapped)
+
+
 class GameOver(Exception):
     """An end_game node ended the game: unwinds the turn."""
 

@@ -11,7 +11,7 @@ predicate without one records whether it held."""
 from __future__ import annotations
 
 from ...core import model as m
-from .state import Registry
+from .state import READY, Registry
 
 WITNESSES = Registry("wit_")
 
@@ -87,7 +87,7 @@ def wit_played_this_turn(cx, a):
 @WITNESSES
 def wit_can_attack(cx, a):
     attackers = cx.attackers()
-    return _each(cx, a["player"], lambda st, pid: sum(1 for c in attackers(st, pid) if c.state in ("stand", "active")))
+    return _each(cx, a["player"], lambda st, pid: sum(1 for c in attackers(st, pid) if c.state in READY))
 
 
 @WITNESSES
