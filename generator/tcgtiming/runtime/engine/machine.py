@@ -91,10 +91,8 @@ class Machine(Flow, Windows, Abilities):
 
     # --- players --------------------------------------------------------------------------------
     def other(self, pid: str) -> str:
-        """The other player; with more than two, the next one in turn order (the scenario's order)."""
+        """The next player in turn order (the scenario's order): with two, the other one."""
         ps = self.players
-        if len(ps) == 2:
-            return ps[1] if pid == ps[0] else ps[0]
         return ps[(ps.index(pid) + 1) % len(ps)]
 
     def seat_order(self, tp: str) -> None:
