@@ -5,11 +5,16 @@ turn from YAML: the rule file benchmarks/anchor/game.yaml (the anchors' model in
 language) and a scenario generated from each anchor Scenario (benchmarks/anchor/model.py), in
 three ways: (d0) the interpreter as it was before the compiled engine (benchmarks/legacy.py, read from the history), (d) the
 engine with its event trace recorded (every entry's facts kept, narration left for output time),
-(e) the engine without a trace (the exploration path).
+(e) the engine without a trace (the exploration path). (f) and (f') are the semantic floor
+(benchmarks/anchor/floor.py): the same turn written by hand like (c), but keeping the engine's state
+(card objects in zones, pending queues, event counts, the step budget, scripted decisions), without
+a trace and with the engine's records: what any faithful compile could reach with this state model.
 
 1. verify: every anchor scenario x 3 consecutive turns per engine; each trace must equal the
    hand-written one (exit 1 otherwise). tcgtiming's trace is projected onto the anchors' names;
-   (e) records nothing, so its final state's fingerprint must equal that of (d)'s run.
+   (e) records nothing, so its final state's fingerprint must equal that of (d)'s run; (f')'s records
+   must equal (d)'s record for record, and (f)'s final state (fingerprint, budget left, policy
+   decisions) that of (e)'s run.
 2. speed: runs of about --seconds each, engines interleaved, --rounds rounds, median turns/s
    (wall and CPU) and entries/s; ratios to (c) hand-written.
 3. memory: tracemalloc peak above the built engine over --mem-turns turns, per engine.
@@ -37,6 +42,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "benchmarks" / "anchor"))
 sys.path.insert(0, str(ANCHORS))
 
+import floor  # noqa: E402
 from model import GAME, project, scenario_yaml  # noqa: E402
 from tcgtiming.frontend.pipeline import compile_document, compile_file  # noqa: E402
 from tcgtiming.runtime.engine import program_for, simulate  # noqa: E402
@@ -115,6 +121,56 @@ class FastEngine(TracedEngine):
         return [names[r[0]] for r in traced.records if type(r[0]) is int and names[r[0]] is not None]
 
 
+class FloorTraced:
+    """(f'): the floor recording the engine's records; verified record for record against (d)."""
+
+    name = "floor, the engine's records"
+    run = staticmethod(floor.run_traced)
+
+    def __init__(self, sc):
+        self.sc = sc
+        self.plan = floor.Plan(sc)
+
+    def run_turn(self):
+        return self.run(self.plan)
+
+    def trace(self):
+        eng = TracedEngine(self.sc)  # verification only: the runs measured import nothing from tcgtiming
+        assert tuple(eng.prog.ids) == floor.NODES, "the floor's node numbering is not the program's"
+        want = simulate(eng.game, eng.scenario, program=eng.prog)
+        got = floor.run_traced(self.plan)
+        mine, theirs = [_plain(r) for r in got.records], [_plain(r) for r in want.records]
+        if mine != theirs:
+            i = next((i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y), min(len(mine), len(theirs)))
+            raise AssertionError(f"the floor's record {i} differs: {mine[i:i + 2]} != {theirs[i:i + 2]}")
+        mine = (floor.fingerprint(got), got.left, got.policy)
+        assert mine == (want.fingerprint, want.machine.left, want.policy_decisions), "the floor ends in another state"
+        return [eng.names[r[0]] for r in got.records if type(r[0]) is int and eng.names[r[0]] is not None]
+
+
+class Floor(FloorTraced):
+    """(f): the floor without a trace; its final state must be that of (e)'s run."""
+
+    name = "floor, no trace"
+    run = staticmethod(floor.run)
+
+    def trace(self):
+        eng = FastEngine(self.sc)
+        want = simulate(eng.game, eng.scenario, program=eng.prog, trace=False)
+        got = floor.run(self.plan)
+        mine = (floor.fingerprint(got), got.left, got.policy)
+        assert mine == (want.fingerprint, want.machine.left, want.policy_decisions), "the floor ends in another state"
+        return super().trace()
+
+
+def _plain(rec):
+    """A record with the pending queues' snapshots in a context record made plain ((card, ability), ...)."""
+    if rec[0] is not None or rec[1] is None:
+        return rec
+    turn, tp, queues, stack, prio = rec[1]
+    return None, (turn, tp, tuple(tuple((p.card.id, p.ability.id) for p in log[h:e]) for log, h, e in queues), stack, prio)
+
+
 def engines():
     from scenario import DEFAULT, VERIFY  # the anchors' scenarios
     from ws_turn_handwritten import HandwrittenEngine
@@ -139,9 +195,11 @@ def engines():
     except ImportError as exc:
         print(f"note: transitions not installed ({exc})", file=sys.stderr)
     found += [("c", "hand-written Python functions", HandwrittenEngine),
-              ("d0", "tcgtiming interpreter before the compiled engine", LegacyEngine),
+              ("f", "floor: by hand with tcgtiming's state, no trace", Floor),
+              ("f'", "floor: by hand with tcgtiming's state, the engine's records", FloorTraced),
               ("d", "tcgtiming engine, event trace recorded", TracedEngine),
-              ("e", "tcgtiming engine, no trace", FastEngine)]
+              ("e", "tcgtiming engine, no trace", FastEngine),
+              ("d0", "tcgtiming interpreter before the compiled engine", LegacyEngine)]
     return found, DEFAULT, VERIFY
 
 
@@ -260,6 +318,9 @@ def main() -> int:
     print(f"\ntcgtiming with its event trace runs at {d:.3f}x the hand-written speed (target: at least 0.2x), "
           f"without a trace at {e:.3f}x (target: at least 0.5x); {speed['d']['turns_per_s'] / speed['d0']['turns_per_s']:.0f}x "
           f"and {speed['e']['turns_per_s'] / speed['d0']['turns_per_s']:.0f}x the interpreter before")
+    f, ft = (speed[k]["turns_per_s"] / c["turns_per_s"] for k in ("f", "f'"))
+    print(f"the floor (hand-written with tcgtiming's state) runs at {f:.3f}x (c) without a trace and {ft:.3f}x with "
+          f"the engine's records; the engine at {e / f:.3f}x the floor without a trace, {d / ft:.3f}x with its trace")
     return 0
 
 

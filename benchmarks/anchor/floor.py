@@ -55,6 +55,7 @@ NODES = (
     "end.begin", "end.end", "end.start", "end.2", "end.discard", "end.cleanup", "end.5", "end.6", "end.6.1.1",
 )
 N = {nid: i for i, nid in enumerate(NODES)}
+MAIN_CHOOSE, ATTACK_CHOOSE = N["main.choose"], N["attack.choose"]
 
 
 class OutOfSteps(Exception):
@@ -265,15 +266,22 @@ def stand(s):
     check(s)
 
 
-def draw_phase(s):
+def top(src, dest, to):
+    """The top card of ``src`` to the end of ``dest`` (a zone other than the stage): the card, or None."""
+    if src:
+        c = src[0]
+        del src[0]
+        move(c, dest, to)
+        return c
+    return None
+
+
+def action_phase(s, frm, to):
+    """A phase whose action puts the top card of the turn player's ``frm`` into ``to`` (draw, climax)."""
     steps(s, 6)
     check(s)
     z = s.z1
-    deck = z["deck"]
-    if deck:
-        c = deck[0]
-        del deck[0]
-        move(c, z["hand"], "hand")
+    top(z[frm], z[to], to)
     check(s)
 
 
@@ -281,17 +289,10 @@ def clock(s):
     steps(s, 7)
     check(s)
     z = s.z1
-    hand = z["hand"]
-    if hand:
-        c = hand[0]
-        del hand[0]
-        move(c, z["clock"], "clock")
-    deck = z["deck"]
-    for _ in range(2):
-        if deck:
-            c = deck[0]
-            del deck[0]
-            move(c, hand, "hand")
+    hand, deck = z["hand"], z["deck"]
+    top(hand, z["clock"], "clock")
+    top(deck, hand, "hand")
+    top(deck, hand, "hand")
     check(s)
 
 
@@ -302,7 +303,7 @@ def main_phase(s):
     hand, stage = z["hand"], z["stage"]
     while True:
         steps(s, 1)
-        if decide(s, s.main, 33, "stop") == "stop":
+        if decide(s, s.main, MAIN_CHOOSE, "stop") == "stop":
             break
         steps(s, 3)
         if hand:
@@ -313,35 +314,20 @@ def main_phase(s):
     steps(s, 1)
 
 
-def climax(s):
-    steps(s, 6)
-    check(s)
-    z = s.z1
-    hand = z["hand"]
-    if hand:
-        c = hand[0]
-        del hand[0]
-        move(c, z["climax"], "climax")
-    check(s)
-
-
 def attack(s):
     steps(s, 3)
     check(s)
     stage, reversed_ = s.z2["stage"], s.z2["reversed"]
     while True:
         steps(s, 1)
-        take = decide(s, s.attack, 47, "stop")
+        take = decide(s, s.attack, ATTACK_CHOOSE, "stop")
         if take == "front":
             steps(s, 11)
             check(s)  # declare
             check(s)  # trigger
             check(s)  # counter
             check(s)  # damage
-            if stage:  # the battle: the defender is reversed
-                c = stage[0]
-                del stage[0]
-                move(c, reversed_, "reversed")
+            top(stage, reversed_, "reversed")  # the battle: the defender is reversed
             check(s)
         elif take == "side":
             steps(s, 7)
@@ -358,9 +344,7 @@ def attack(s):
         if not reversed_:
             break
         steps(s, 2)
-        c = reversed_[0]
-        del reversed_[0]
-        move(c, waiting, "waiting_room")
+        top(reversed_, waiting, "waiting_room")
         check(s)
     steps(s, 1)
 
@@ -387,10 +371,7 @@ def end_phase(s):
         steps(s, 6)
         check(s)
         discard(s, hand, z["waiting_room"])
-        if returning:
-            c = returning[0]
-            del returning[0]
-            move(c, hand, "hand")
+        top(returning, hand, "hand")
         check(s)
         steps(s, 1)
         if not (len(hand) > HAND_LIMIT or s.tq.n or s.nq.n):
@@ -402,10 +383,10 @@ def run(plan) -> Turn:
     s = start(plan)
     steps(s, 2)
     stand(s)
-    draw_phase(s)
+    action_phase(s, "deck", "hand")
     clock(s)
     main_phase(s)
-    climax(s)
+    action_phase(s, "hand", "climax")
     attack(s)
     end_phase(s)
     end_of_turn(s)
@@ -495,21 +476,14 @@ def check_t(s, rec, ct_begin=_r("ct.begin", "begin"), ct_end=_r("ct.end", "end")
         out_of_steps(s)
 
 
-def move_t(o, card, came_from, dest, to):
-    o(("move", card.id, came_from, to))
-    move(card, dest, to)
-
-
 def top_t(s, z, frm, to, ni, who):
     """A move of the top card of zone ``frm`` to ``to`` (not the stage), and its entry at node ``ni``."""
-    cards = z[frm]
-    if not cards:
+    c = top(z[frm], z[to], to)
+    if c is None:
         s.out((ni, ("nothing_to_move", frm), who))
-        return
-    c = cards[0]
-    del cards[0]
-    move_t(s.out, c, frm, z[to], to)
-    s.out((ni, ("move", (c.id,), frm, to), who))
+    else:
+        s.out(("move", c.id, frm, to))
+        s.out((ni, ("move", (c.id,), frm, to), who))
 
 
 def draw_t(s, n, ni):
@@ -517,11 +491,10 @@ def draw_t(s, n, ni):
     deck, hand = z["deck"], z["hand"]
     drawn = []
     for _ in range(n):
-        if not deck:
+        c = top(deck, hand, "hand")
+        if c is None:
             break
-        c = deck[0]
-        del deck[0]
-        move_t(s.out, c, "deck", hand, "hand")
+        s.out(("move", c.id, "deck", "hand"))
         drawn.append(c.id)
     s.out((ni, ("draw", s.seat[0], tuple(drawn)), s.seat[0]))
 
@@ -549,17 +522,6 @@ def stand_t(s, r=_phase("stand", "turn_start"), c1=_r("stand.2", *CALL), c2=_r("
     o(r[2])
 
 
-def draw_phase_t(s, r=_phase("draw"), c1=_r("draw.2", *CALL), c2=_r("draw.4", *CALL)):
-    o = s.out
-    steps(s, 6)
-    o(r[0])
-    o(r[1])
-    check_t(s, c1)
-    draw_t(s, 1, N["draw.action"])
-    check_t(s, c2)
-    o(r[2])
-
-
 def clock_t(s, r=_phase("clock"), c1=_r("clock.2", *CALL), c2=_r("clock.5", *CALL)):
     o = s.out
     steps(s, 7)
@@ -573,7 +535,7 @@ def clock_t(s, r=_phase("clock"), c1=_r("clock.2", *CALL), c2=_r("clock.5", *CAL
 
 
 def main_phase_t(s, r=_phase("main"), c1=_r("main.2", *CALL), c2=_r("main.choose.play.2", *CALL),
-                 goto=_r("main.choose.play.3", "label"), play=N["main.choose.play.play"]):
+                 goto=_r("main.choose.play.3", "label"), play=N["main.choose.play.play"], choose=N["main.choose"]):
     o = s.out
     steps(s, 3)
     o(r[0])
@@ -583,7 +545,7 @@ def main_phase_t(s, r=_phase("main"), c1=_r("main.2", *CALL), c2=_r("main.choose
     hand, stage = s.z1["hand"], s.z1["stage"]
     while True:
         steps(s, 1)
-        if decide_t(s, s.main, 33, "stop") == "stop":
+        if decide_t(s, s.main, choose, "stop") == "stop":
             break
         steps(s, 3)
         if hand:
@@ -600,15 +562,32 @@ def main_phase_t(s, r=_phase("main"), c1=_r("main.2", *CALL), c2=_r("main.choose
     o(r[2])
 
 
-def climax_t(s, r=_phase("climax"), c1=_r("climax.2", *CALL), c2=_r("climax.4", *CALL)):
+def action_phase_t(s, r, act):
+    """``action_phase`` recording: ``r``, the phase's records (``_action_phase``); ``act(s)`` does the
+    action and records its entry."""
     o = s.out
     steps(s, 6)
     o(r[0])
     o(r[1])
-    check_t(s, c1)
-    top_t(s, s.z1, "hand", "climax", N["climax.action"], s.seat[0])
-    check_t(s, c2)
+    check_t(s, r[3])
+    act(s)
+    check_t(s, r[4])
     o(r[2])
+
+
+def _action_phase(name):
+    return _phase(name) + (_r(f"{name}.2", *CALL), _r(f"{name}.4", *CALL))
+
+
+def draw_one_t(s, ni=N["draw.action"]):
+    draw_t(s, 1, ni)
+
+
+def place_climax_t(s, ni=N["climax.action"]):
+    top_t(s, s.z1, "hand", "climax", ni, s.seat[0])
+
+
+DRAW_PHASE, CLIMAX_PHASE = _action_phase("draw"), _action_phase("climax")
 
 
 def _steps(way, *names):
@@ -623,7 +602,7 @@ def attack_t(s, r=_phase("attack"), c1=_r("attack.2", *CALL),
              battle=(N["attack.choose.front.battle"], _r("attack.choose.front.10", *CALL)),
              gotos=(_r("attack.choose.front.11", "label"), _r("attack.choose.side.7", "label")),
              encore=_steps("stop", ("encore", "2"))[0], loop=N["attack.choose.stop.3"],
-             body=(N["attack.choose.stop.3.encore_remove"], _r("attack.choose.stop.3.2", *CALL))):
+             body=(N["attack.choose.stop.3.encore_remove"], _r("attack.choose.stop.3.2", *CALL)), choose=N["attack.choose"]):
     o = s.out
     steps(s, 3)
     o(r[0])
@@ -632,7 +611,7 @@ def attack_t(s, r=_phase("attack"), c1=_r("attack.2", *CALL),
     z2, ntp = s.z2, s.seat[1]
     while True:
         steps(s, 1)
-        take = decide_t(s, s.attack, 47, "stop")
+        take = decide_t(s, s.attack, choose, "stop")
         if take == "front":
             steps(s, 11)
             for trigger, call in front:
@@ -706,10 +685,10 @@ def run_traced(plan, turn=(_r("turn.begin", "begin"), _r("turn.end", "end"))) ->
     steps(s, 2)
     s.out(turn[0])
     stand_t(s)
-    draw_phase_t(s)
+    action_phase_t(s, DRAW_PHASE, draw_one_t)
     clock_t(s)
     main_phase_t(s)
-    climax_t(s)
+    action_phase_t(s, CLIMAX_PHASE, place_climax_t)
     attack_t(s)
     end_phase_t(s)
     s.out(turn[1])
