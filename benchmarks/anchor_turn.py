@@ -6,7 +6,7 @@ language) and a scenario generated from each anchor Scenario (benchmarks/anchor/
 three ways: (d0) the interpreter as it was before the compiled engine (benchmarks/legacy.py, read from the history), (d) the
 engine with its event trace recorded (every entry's facts kept, narration left for output time),
 (e) the engine without a trace (the exploration path). (f) and (f') are the semantic floor
-(benchmarks/anchor/floor.py): the same turn written by hand like (c), but keeping the engine's state
+(benchmarks/anchor/floor.py, floor_trace.py): the same turn written by hand like (c), but keeping the engine's state
 (card objects in zones, pending queues, event counts, the step budget, scripted decisions), without
 a trace and with the engine's records: what any faithful compile could reach with this state model.
 
@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "anchor"))
 sys.path.insert(0, str(ANCHORS))
 
 import floor  # noqa: E402
+import floor_trace  # noqa: E402
 from model import GAME, project, scenario_yaml  # noqa: E402
 from tcgtiming.frontend.pipeline import compile_document, compile_file  # noqa: E402
 from tcgtiming.runtime.engine import program_for, simulate  # noqa: E402
@@ -125,7 +126,7 @@ class FloorTraced:
     """(f'): the floor recording the engine's records; verified record for record against (d)."""
 
     name = "floor, the engine's records"
-    run = staticmethod(floor.run_traced)
+    run = staticmethod(floor_trace.run_traced)
 
     def __init__(self, sc):
         self.sc = sc
@@ -138,7 +139,7 @@ class FloorTraced:
         eng = TracedEngine(self.sc)  # verification only: the runs measured import nothing from tcgtiming
         assert tuple(eng.prog.ids) == floor.NODES, "the floor's node numbering is not the program's"
         want = simulate(eng.game, eng.scenario, program=eng.prog)
-        got = floor.run_traced(self.plan)
+        got = floor_trace.run_traced(self.plan)
         mine, theirs = [_plain(r) for r in got.records], [_plain(r) for r in want.records]
         if mine != theirs:
             i = next((i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y), min(len(mine), len(theirs)))

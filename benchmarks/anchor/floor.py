@@ -17,7 +17,7 @@ with no interpretation, no generated code and nothing imported from tcgtiming:
 - the end of the turn: modifiers and used flags reset on every card, the seats swap, the decisions
   of the turn forgotten.
 
-``run`` is (f), without a trace; ``run_traced`` is (f'): it also records the engine's record
+``run`` is (f), without a trace; ``floor_trace.run_traced`` is (f'): it also records the engine's record
 stream, record for record (the entries' facts, the moves as changes, the context with the pending
 queues' O(1) snapshots whenever they change). ``fingerprint`` is the engine's fingerprint layout;
 the parts of the state this game never touches (stack, windows, attack, player values, ...) are
@@ -120,45 +120,49 @@ class Plan:
         if sc.ntp_every:
             p2["abilities"] = (("tick2", None),)
             self.listen.append(("p2", "abilities", 0, Ability("ntp", "check_timing", sc.ntp_every)))
-        self.layout = tuple((pid, tuple((z, layout.get(z, ())) for z in ZONES)) for pid, layout in zip(PLAYERS, (p1, p2)))
+        # per player, each zone of the game with the arguments of its cards' ``Card`` calls
+        self.layout = tuple((pid, tuple((z, tuple((cid, pid, z, slot) for cid, slot in layout.get(z, ()))) for z in ZONES))
+                            for pid, layout in zip(PLAYERS, (p1, p2)))
         self.main = ("play",) * sc.plays + ("stop",)
         self.attack = tuple("front" if front else "side" for front in sc.attacks) + ("stop",)
         self.max_steps = max_steps
-        self.turn_player = tp = "p1"
-        ntp = "p2" if tp == "p1" else "p1"
-        # the 'otherwise' fact of the check timing's branch when nobody has a pending ability
-        self.idle = (N["ct.2"], ("otherwise", (("tp", (("has_pending", tp, 0, (), False),)),
-                                               ("ntp", (("has_pending", ntp, 0, (), False),)))))
+        self.seat = PLAYERS  # the turn player, the other
 
 
 class Turn:
     """A run's state."""
     __slots__ = ("zones", "seat", "queues", "order", "tq", "nq", "z1", "z2", "listeners", "count", "left", "node",
-                 "decisions", "used", "policy", "main", "attack", "out", "records", "idle")
+                 "decisions", "used", "policy", "main", "attack", "out", "ext", "records")
 
 
 def start(plan, out=None) -> Turn:
     s = Turn()
     zones = s.zones = {}
     for pid, layout in plan.layout:
-        zones[pid] = {z: [Card(cid, pid, z, slot) for cid, slot in cards] for z, cards in layout}
-    s.queues = {pid: Queue() for pid in PLAYERS}
-    s.order = tuple(s.queues.values())  # the queues in the players' order (the context's pending)
-    tp = plan.turn_player
-    s.seat = (tp, "p2" if tp == "p1" else "p1")
-    s.tq, s.nq = s.queues[s.seat[0]], s.queues[s.seat[1]]
-    s.z1, s.z2 = zones[s.seat[0]], zones[s.seat[1]]
-    s.listeners = [(card, ab, ab.every, s.queues[card.owner])
-                   for pid, z, i, ab in plan.listen for card in (zones[pid][z][i],)]
-    s.count = 0
+        pz = zones[pid] = {}
+        for z, cards in layout:
+            if cards:
+                pz[z] = here = []
+                for args in cards:
+                    here.append(Card(*args))
+            else:
+                pz[z] = []
+    tp, ntp = s.seat = plan.seat
+    qa, qb = s.order = Queue(), Queue()  # the queues in the players' order (the context's pending)
+    s.queues = queues = {PLAYERS[0]: qa, PLAYERS[1]: qb}
+    s.tq, s.nq = queues[tp], queues[ntp]
+    s.z1, s.z2 = zones[tp], zones[ntp]
+    s.listeners = listeners = []
+    for pid, z, i, ab in plan.listen:
+        card = zones[pid][z][i]
+        listeners.append((card, ab, ab.every, queues[pid]))
+    s.count = s.used = s.policy = 0
     s.left = plan.max_steps
     s.node = None
     s.decisions = {}
-    s.used = s.policy = 0
     s.main, s.attack = iter(plan.main), iter(plan.attack)
     s.records = out
-    s.out = None if out is None else out.append
-    s.idle = plan.idle
+    s.out, s.ext = (None, None) if out is None else (out.append, out.extend)
     return s
 
 
@@ -219,10 +223,11 @@ def end_of_turn(s):
 
 
 # --- (f): no trace ---------------------------------------------------------------------------------
-def check(s):
+def check(s, k):
     """A check node's work: the check_timing event (the tickers), then the check timing procedure:
     rule processing (the game has none), then one pending ability resolved (the turn player's
-    first), until none is left. The steps of the procedure's nodes."""
+    first), until none is left. ``k``: the steps of the nodes visited since the last budget update,
+    which this one makes (with the procedure's steps)."""
     n = s.count = s.count + 1
     for card, ability, every, queue in s.listeners:
         if not n % every:
@@ -231,24 +236,27 @@ def check(s):
                 queue.log.append(Pending(ability, card, card.owner))
                 queue.n += 1
     tq, nq = s.tq, s.nq
-    left = s.left - 1  # ct.begin
-    while True:
-        left -= 2  # rule processing, the branch
-        if tq.n:
-            q = tq
-        elif nq.n:
-            q = nq
-        else:
-            break
-        left -= 2  # the resolution (the abilities have no effect), the goto
-        h = q.head + 1
-        q.head, q.n = h, q.n - 1
-        if h > 64 and h * 2 > len(q.log):
-            q.log, q.head = q.log[h:], 0
-        if left < 0:
-            out_of_steps(s)
-    s.left = left - 1  # ct.end
-    if left < 1:
+    if tq.n or nq.n:
+        left = s.left - k - 1  # ct.begin
+        while True:
+            left -= 2  # rule processing, the branch
+            if tq.n:
+                q = tq
+            elif nq.n:
+                q = nq
+            else:
+                break
+            left -= 2  # the resolution (the abilities have no effect), the goto
+            h = q.head + 1
+            q.head, q.n = h, q.n - 1
+            if h > 64 and h * 2 > len(q.log):
+                q.log, q.head = q.log[h:], 0
+            if left < 0:
+                out_of_steps(s)
+        left = s.left = left - 1  # ct.end
+    else:
+        left = s.left = s.left - k - 4  # ct.begin, rule processing, the branch, ct.end
+    if left < 0:
         out_of_steps(s)
 
 
@@ -259,94 +267,87 @@ def steps(s, n):
 
 
 def stand(s):
-    steps(s, 6)
-    check(s)
+    check(s, 3)  # the phase's begin and start, the check node
     for c in s.z1["stage"]:
         c.state = "stand"
-    check(s)
+    check(s, 3)  # the action, the check node, the phase's end
 
 
 def top(src, dest, to):
-    """The top card of ``src`` to the end of ``dest`` (a zone other than the stage): the card, or None."""
+    """The top card of ``src`` to the end of ``dest`` (a zone other than the stage, where it keeps no
+    modifiers or damage): the card, or None."""
     if src:
         c = src[0]
         del src[0]
-        move(c, dest, to)
+        dest.append(c)
+        c.zone = to
+        if c.mods:
+            c.mods = ()
+        if c.damage:
+            c.damage = 0
         return c
     return None
 
 
 def action_phase(s, frm, to):
     """A phase whose action puts the top card of the turn player's ``frm`` into ``to`` (draw, climax)."""
-    steps(s, 6)
-    check(s)
+    check(s, 3)
     z = s.z1
     top(z[frm], z[to], to)
-    check(s)
+    check(s, 3)  # the action, the check node, the phase's end
 
 
 def clock(s):
-    steps(s, 7)
-    check(s)
+    check(s, 3)
     z = s.z1
     hand, deck = z["hand"], z["deck"]
     top(hand, z["clock"], "clock")
     top(deck, hand, "hand")
     top(deck, hand, "hand")
-    check(s)
+    check(s, 4)
 
 
 def main_phase(s):
-    steps(s, 3)
-    check(s)
+    check(s, 3)
     z = s.z1
     hand, stage = z["hand"], z["stage"]
     while True:
-        steps(s, 1)
+        s.left -= 1  # the decision
         if decide(s, s.main, MAIN_CHOOSE, "stop") == "stop":
             break
-        steps(s, 3)
         if hand:
             c = hand[0]
             del hand[0]
             to_stage(c, stage)
-        check(s)
-    steps(s, 1)
+        check(s, 3)  # the play, the check node, the goto
+    steps(s, 1)  # the phase's end
 
 
 def attack(s):
-    steps(s, 3)
-    check(s)
+    check(s, 3)
     stage, reversed_ = s.z2["stage"], s.z2["reversed"]
     while True:
-        steps(s, 1)
+        s.left -= 1
         take = decide(s, s.attack, ATTACK_CHOOSE, "stop")
         if take == "front":
-            steps(s, 11)
-            check(s)  # declare
-            check(s)  # trigger
-            check(s)  # counter
-            check(s)  # damage
+            check(s, 2)  # declare
+            check(s, 2)  # trigger
+            check(s, 2)  # counter
+            check(s, 2)  # damage
             top(stage, reversed_, "reversed")  # the battle: the defender is reversed
-            check(s)
+            check(s, 3)  # the battle, the check node, the goto
         elif take == "side":
-            steps(s, 7)
-            check(s)
-            check(s)
-            check(s)
+            check(s, 2)
+            check(s, 2)
+            check(s, 3)
         else:
             break
-    steps(s, 2)
-    check(s)  # encore
+    check(s, 2)  # encore
     waiting = s.z2["waiting_room"]
-    while True:
-        steps(s, 1)
-        if not reversed_:
-            break
-        steps(s, 2)
+    while reversed_:
         top(reversed_, waiting, "waiting_room")
-        check(s)
-    steps(s, 1)
+        check(s, 3)  # the loop's test, the move, the check node
+    steps(s, 2)  # the loop's last test, the phase's end
 
 
 def discard(s, hand, waiting):
@@ -364,24 +365,24 @@ def discard(s, hand, waiting):
 
 
 def end_phase(s):
-    steps(s, 1)
     z = s.z1
-    hand, returning = z["hand"], z["returning"]
+    hand, returning, waiting = z["hand"], z["returning"], z["waiting_room"]
+    k = 1  # the phase's begin
     while True:
-        steps(s, 6)
-        check(s)
-        discard(s, hand, z["waiting_room"])
+        check(s, k + 2)  # the start, the check node
+        discard(s, hand, waiting)
         top(returning, hand, "hand")
-        check(s)
-        steps(s, 1)
+        check(s, 3)  # the discard, the clean-up, the check node
+        k = 2  # the branch, then the goto or the phase's end
         if not (len(hand) > HAND_LIMIT or s.tq.n or s.nq.n):
             break
+    steps(s, 2)
 
 
 def run(plan) -> Turn:
     """(f): one turn, no trace; the run's state."""
     s = start(plan)
-    steps(s, 2)
+    s.left -= 1  # the turn's begin (its end: below)
     stand(s)
     action_phase(s, "deck", "hand")
     clock(s)
@@ -389,6 +390,7 @@ def run(plan) -> Turn:
     action_phase(s, "hand", "climax")
     attack(s)
     end_phase(s)
+    steps(s, 1)
     end_of_turn(s)
     return s
 
@@ -404,293 +406,3 @@ def fingerprint(s) -> tuple:
         tuple(sorted(s.decisions.items())), None, (("check_timing", s.count),) if s.count else (), (), (),
         s.used, 0,
     )
-
-
-# --- (f'): the engine's records ----------------------------------------------------------------------
-BEGIN, END, CALL, LABEL = ("begin",), ("end",), ("call", ()), ("label",)
-RULES = (N["ct.rule_processing"], ("rule_processing", 0))  # the game has no rule process: none applied
-
-
-def _r(nid, *event):
-    """A record that is the same at every visit: (node, event)."""
-    return (N[nid], event)
-
-
-def _phase(name, trigger="phase_start"):
-    return _r(f"{name}.begin", "begin"), _r(f"{name}.start", "trigger", trigger, ()), _r(f"{name}.end", "end")
-
-
-def context(s):
-    """The context record: turn, turn player, each player's pending abilities as an O(1) snapshot,
-    the stack, priority."""
-    a, b = s.order
-    s.out((None, (0, s.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log))), None, None)))
-
-
-def check_t(s, rec, ct_begin=_r("ct.begin", "begin"), ct_end=_r("ct.end", "end"), tp_goto=_r("ct.2.tp.2", "label"),
-            ntp_goto=_r("ct.2.ntp.2", "label"), branch=N["ct.2"], tp_resolve=N["ct.2.tp.resolve_tp"],
-            ntp_resolve=N["ct.2.ntp.resolve_ntp"]):
-    """``check`` recording: the check node's entry ``rec``, the procedure's entries, a context
-    record whenever a queue changes."""
-    o = s.out
-    n = s.count = s.count + 1
-    for card, ability, every, queue in s.listeners:
-        if not n % every:
-            z = card.zone
-            if z is not None and z != "deck":
-                queue.log.append(Pending(ability, card, card.owner))
-                queue.n += 1
-                context(s)
-    o(rec)
-    o(ct_begin)
-    tq, nq = s.tq, s.nq
-    tp, ntp = s.seat
-    left = s.left - 1
-    while True:
-        left -= 2
-        o(RULES)
-        if tq.n:
-            o((branch, ("case", "tp", (("tp", (("has_pending", tp, tq.n, (), True),)),))))
-            q, who, at, goto = tq, tp, tp_resolve, tp_goto
-        elif nq.n:
-            o((branch, ("case", "ntp", (("tp", (("has_pending", tp, 0, (), False),)),
-                                        ("ntp", (("has_pending", ntp, nq.n, (), True),))))))
-            q, who, at, goto = nq, ntp, ntp_resolve, ntp_goto
-        else:
-            o(s.idle)
-            break
-        left -= 2
-        h = q.head
-        p = q.log[h]
-        q.head, q.n = h + 1, q.n - 1
-        if h + 1 > 64 and (h + 1) * 2 > len(q.log):
-            q.log, q.head = q.log[h + 1:], 0
-        context(s)
-        o((at, ("resolve", who, p.card.id, p.ability.id, ()), who))
-        o(goto)
-        if left < 0:
-            out_of_steps(s)
-    s.left = left - 1
-    o(ct_end)
-    if left < 1:
-        out_of_steps(s)
-
-
-def top_t(s, z, frm, to, ni, who):
-    """A move of the top card of zone ``frm`` to ``to`` (not the stage), and its entry at node ``ni``."""
-    c = top(z[frm], z[to], to)
-    if c is None:
-        s.out((ni, ("nothing_to_move", frm), who))
-    else:
-        s.out(("move", c.id, frm, to))
-        s.out((ni, ("move", (c.id,), frm, to), who))
-
-
-def draw_t(s, n, ni):
-    z = s.z1
-    deck, hand = z["deck"], z["hand"]
-    drawn = []
-    for _ in range(n):
-        c = top(deck, hand, "hand")
-        if c is None:
-            break
-        s.out(("move", c.id, "deck", "hand"))
-        drawn.append(c.id)
-    s.out((ni, ("draw", s.seat[0], tuple(drawn)), s.seat[0]))
-
-
-def decide_t(s, script, ni, last):
-    used = s.used
-    take = decide(s, script, ni, last)
-    s.out((ni, ("choose", take, None), s.seat[0], "scenario" if s.used > used else "policy:pass"))
-    return take
-
-
-def stand_t(s, r=_phase("stand", "turn_start"), c1=_r("stand.2", *CALL), c2=_r("stand.4", *CALL)):
-    o = s.out
-    steps(s, 6)
-    o(r[0])
-    o(r[1])
-    check_t(s, c1)
-    cards = s.z1["stage"]
-    for c in cards:
-        if c.state != "stand":
-            o(("state", c.id, c.state, "stand"))
-            c.state = "stand"
-    o((N["stand.action"], ("set_state", tuple(c.id for c in cards), "stand"), s.seat[0]))
-    check_t(s, c2)
-    o(r[2])
-
-
-def clock_t(s, r=_phase("clock"), c1=_r("clock.2", *CALL), c2=_r("clock.5", *CALL)):
-    o = s.out
-    steps(s, 7)
-    o(r[0])
-    o(r[1])
-    check_t(s, c1)
-    top_t(s, s.z1, "hand", "clock", N["clock.action"], s.seat[0])
-    draw_t(s, 2, N["clock.draw2"])
-    check_t(s, c2)
-    o(r[2])
-
-
-def main_phase_t(s, r=_phase("main"), c1=_r("main.2", *CALL), c2=_r("main.choose.play.2", *CALL),
-                 goto=_r("main.choose.play.3", "label"), play=N["main.choose.play.play"], choose=N["main.choose"]):
-    o = s.out
-    steps(s, 3)
-    o(r[0])
-    o(r[1])
-    check_t(s, c1)
-    tp = s.seat[0]
-    hand, stage = s.z1["hand"], s.z1["stage"]
-    while True:
-        steps(s, 1)
-        if decide_t(s, s.main, choose, "stop") == "stop":
-            break
-        steps(s, 3)
-        if hand:
-            c = hand[0]
-            del hand[0]
-            to_stage(c, stage)
-            o(("move", c.id, "hand", "stage"))
-            o((play, ("move", (c.id,), "hand", "stage"), tp))
-        else:
-            o((play, ("nothing_to_move", "hand"), tp))
-        check_t(s, c2)
-        o(goto)
-    steps(s, 1)
-    o(r[2])
-
-
-def action_phase_t(s, r, act):
-    """``action_phase`` recording: ``r``, the phase's records (``_action_phase``); ``act(s)`` does the
-    action and records its entry."""
-    o = s.out
-    steps(s, 6)
-    o(r[0])
-    o(r[1])
-    check_t(s, r[3])
-    act(s)
-    check_t(s, r[4])
-    o(r[2])
-
-
-def _action_phase(name):
-    return _phase(name) + (_r(f"{name}.2", *CALL), _r(f"{name}.4", *CALL))
-
-
-def draw_one_t(s, ni=N["draw.action"]):
-    draw_t(s, 1, ni)
-
-
-def place_climax_t(s, ni=N["climax.action"]):
-    top_t(s, s.z1, "hand", "climax", ni, s.seat[0])
-
-
-DRAW_PHASE, CLIMAX_PHASE = _action_phase("draw"), _action_phase("climax")
-
-
-def _steps(way, *names):
-    """The step triggers of an attack and the check nodes after them."""
-    return tuple((_r(f"attack.choose.{way}.{a}", "trigger", "step_start", ()), _r(f"attack.choose.{way}.{b}", *CALL))
-                 for a, b in names)
-
-
-def attack_t(s, r=_phase("attack"), c1=_r("attack.2", *CALL),
-             front=_steps("front", ("declare", "2"), ("trigger", "4"), ("counter", "6"), ("damage", "8")),
-             side=_steps("side", ("declare", "2"), ("trigger", "4"), ("damage", "6")),
-             battle=(N["attack.choose.front.battle"], _r("attack.choose.front.10", *CALL)),
-             gotos=(_r("attack.choose.front.11", "label"), _r("attack.choose.side.7", "label")),
-             encore=_steps("stop", ("encore", "2"))[0], loop=N["attack.choose.stop.3"],
-             body=(N["attack.choose.stop.3.encore_remove"], _r("attack.choose.stop.3.2", *CALL)), choose=N["attack.choose"]):
-    o = s.out
-    steps(s, 3)
-    o(r[0])
-    o(r[1])
-    check_t(s, c1)
-    z2, ntp = s.z2, s.seat[1]
-    while True:
-        steps(s, 1)
-        take = decide_t(s, s.attack, choose, "stop")
-        if take == "front":
-            steps(s, 11)
-            for trigger, call in front:
-                o(trigger)
-                check_t(s, call)
-            top_t(s, z2, "stage", "reversed", battle[0], ntp)
-            check_t(s, battle[1])
-            o(gotos[0])
-        elif take == "side":
-            steps(s, 7)
-            for trigger, call in side:
-                o(trigger)
-                check_t(s, call)
-            o(gotos[1])
-        else:
-            break
-    steps(s, 2)
-    o(encore[0])
-    check_t(s, encore[1])
-    reversed_ = z2["reversed"]
-    while True:
-        steps(s, 1)
-        n = len(reversed_)
-        o((loop, ("loop", n > 0, ((None, (("count", ntp, n, ("reversed",), n > 0),)),))))
-        if not n:
-            break
-        steps(s, 2)
-        top_t(s, z2, "reversed", "waiting_room", body[0], ntp)
-        check_t(s, body[1])
-    steps(s, 1)
-    o(r[2])
-
-
-def end_phase_t(s, r=_phase("end"), c1=_r("end.2", *CALL), c2=_r("end.5", *CALL), goto=_r("end.6.1.1", "label"),
-                at=N["end.discard"], cleanup=N["end.cleanup"], branch=N["end.6"]):
-    o = s.out
-    steps(s, 1)
-    o(r[0])
-    z = s.z1
-    tp, ntp = s.seat
-    hand, waiting = z["hand"], z["waiting_room"]
-    while True:
-        steps(s, 6)
-        o(r[1])
-        check_t(s, c1)
-        excess = len(hand) - HAND_LIMIT
-        if excess > 0:
-            for c in hand[:-excess - 1:-1]:
-                o(("move", c.id, "hand", "waiting_room"))
-            o((at, ("discard", excess, tuple(c.id for c in discard(s, hand, waiting))), tp))
-        else:
-            o((at, ("within_limit", len(hand), HAND_LIMIT), tp))
-        top_t(s, z, "returning", "hand", cleanup, tp)
-        check_t(s, c2)
-        steps(s, 1)
-        over, waiting_any = len(hand) > HAND_LIMIT, s.tq.n > 0 or s.nq.n > 0
-        facts = (("1", (("count", tp, len(hand), ("hand",), over), ("has_pending", tp, s.tq.n, (), waiting_any),
-                        ("has_pending", ntp, s.nq.n, (), waiting_any))),)
-        if not (over or waiting_any):
-            o((branch, ("otherwise", facts)))
-            break
-        o((branch, ("case", "1", facts)))
-        o(goto)
-    o(r[2])
-
-
-def run_traced(plan, turn=(_r("turn.begin", "begin"), _r("turn.end", "end"))) -> Turn:
-    """(f'): one turn, recording the engine's records (``Turn.records``)."""
-    s = start(plan, [])
-    context(s)
-    steps(s, 2)
-    s.out(turn[0])
-    stand_t(s)
-    action_phase_t(s, DRAW_PHASE, draw_one_t)
-    clock_t(s)
-    main_phase_t(s)
-    action_phase_t(s, CLIMAX_PHASE, place_climax_t)
-    attack_t(s)
-    end_phase_t(s)
-    s.out(turn[1])
-    end_of_turn(s)
-    return s
