@@ -192,8 +192,13 @@ def move(card, dest, to):
         card.damage = 0
 
 
-def to_stage(card, stage):
-    """A card onto the stage: its slot (the old one if free, else the first free), kept in slot order."""
+def to_stage(src, stage):
+    """The top card of ``src`` onto the stage: its slot (the old one if free, else the first free),
+    kept in slot order; the card, or None."""
+    if not src:
+        return None
+    card = src[0]
+    del src[0]
     slot = card.slot
     taken = [c.slot for c in stage]
     if slot is None or slot in taken:
@@ -205,6 +210,7 @@ def to_stage(card, stage):
     if len(stage) > 1 and stage[-2].slot > slot:
         stage.sort(key=_slot)
     card.zone = "stage"
+    return card
 
 
 def _slot(c):
@@ -231,10 +237,7 @@ def check(s, k):
     n = s.count = s.count + 1
     for card, ability, every, queue in s.listeners:
         if not n % every:
-            z = card.zone
-            if z is not None and z != "deck":
-                queue.log.append(Pending(ability, card, card.owner))
-                queue.n += 1
+            trigger(card, ability, queue)
     tq, nq = s.tq, s.nq
     if tq.n or nq.n:
         left = s.left - k - 1  # ct.begin
@@ -260,6 +263,16 @@ def check(s, k):
         out_of_steps(s)
 
 
+def trigger(card, ability, queue):
+    """An auto ability's event happened: it is pending unless its card is in the deck (or nowhere)."""
+    z = card.zone
+    if z is not None and z != "deck":
+        queue.log.append(Pending(ability, card, card.owner))
+        queue.n += 1
+        return True
+    return False
+
+
 def steps(s, n):
     s.left -= n
     if s.left < 0:
@@ -279,12 +292,7 @@ def top(src, dest, to):
     if src:
         c = src[0]
         del src[0]
-        dest.append(c)
-        c.zone = to
-        if c.mods:
-            c.mods = ()
-        if c.damage:
-            c.damage = 0
+        move(c, dest, to)
         return c
     return None
 
@@ -315,10 +323,7 @@ def main_phase(s):
         s.left -= 1  # the decision
         if decide(s, s.main, MAIN_CHOOSE, "stop") == "stop":
             break
-        if hand:
-            c = hand[0]
-            del hand[0]
-            to_stage(c, stage)
+        to_stage(hand, stage)
         check(s, 3)  # the play, the check node, the goto
     steps(s, 1)  # the phase's end
 

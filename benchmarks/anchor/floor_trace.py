@@ -9,8 +9,8 @@ with nothing pending appends its five records in one ``extend``.
 """
 from __future__ import annotations
 
-from floor import (HAND_LIMIT, N, PLAYERS, Pending, Turn, decide, discard, end_of_turn, out_of_steps, start, to_stage,
-                   top)
+from floor import (HAND_LIMIT, N, PLAYERS, Turn, decide, discard, end_of_turn, out_of_steps, start, to_stage, top,
+                   trigger)
 
 CALL = ("call", ())
 TP, NTP = PLAYERS  # the turn player and the other, in every anchor scenario
@@ -47,12 +47,8 @@ def check_t(s, seq, k, tp_goto=_r("ct.2.tp.2", "label"), ntp_goto=_r("ct.2.ntp.2
     """``floor.check`` recording: ``seq`` is ``_check`` of the check node."""
     n = s.count = s.count + 1
     for card, ability, every, queue in s.listeners:
-        if not n % every:
-            z = card.zone
-            if z is not None and z != "deck":
-                queue.log.append(Pending(ability, card, card.owner))
-                queue.n += 1
-                context(s)
+        if not n % every and trigger(card, ability, queue):
+            context(s)
     tq, nq = s.tq, s.nq
     if not (tq.n or nq.n):
         s.ext(seq)
@@ -182,10 +178,8 @@ def main_phase_t(s, r=_phase("main"), c1=_check("main.2"), c2=_check("main.choos
         s.left -= 1
         if decide_t(s, s.main, choose, "stop") == "stop":
             break
-        if hand:
-            c = hand[0]
-            del hand[0]
-            to_stage(c, stage)
+        c = to_stage(hand, stage)
+        if c is not None:
             o(("move", c.id, "hand", "stage"))
             o((play, ("move", (c.id,), "hand", "stage"), TP))
         else:
