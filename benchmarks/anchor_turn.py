@@ -140,7 +140,7 @@ class FloorTraced:
         assert tuple(eng.prog.ids) == floor.NODES, "the floor's node numbering is not the program's"
         want = simulate(eng.game, eng.scenario, program=eng.prog)
         got = floor_trace.run_traced(self.plan)
-        mine, theirs = [_plain(r) for r in got.records], [_plain(r) for r in want.records]
+        mine, theirs = [floor_trace.plain(r) for r in got.records], [floor_trace.plain(r) for r in want.records]
         if mine != theirs:
             i = next((i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y), min(len(mine), len(theirs)))
             raise AssertionError(f"the floor's record {i} differs: {mine[i:i + 2]} != {theirs[i:i + 2]}")
@@ -161,15 +161,8 @@ class Floor(FloorTraced):
         got = floor.run(self.plan)
         mine = (floor.fingerprint(got), got.left, got.policy)
         assert mine == (want.fingerprint, want.machine.left, want.policy_decisions), "the floor ends in another state"
+        assert floor.budget_is_exact(self.sc), "the floor's budget does not stop the run at its last step"
         return super().trace()
-
-
-def _plain(rec):
-    """A record with the pending queues' snapshots in a context record made plain ((card, ability), ...)."""
-    if rec[0] is not None or rec[1] is None:
-        return rec
-    turn, tp, queues, stack, prio = rec[1]
-    return None, (turn, tp, tuple(tuple((p.card.id, p.ability.id) for p in log[h:e]) for log, h, e in queues), stack, prio)
 
 
 def engines():

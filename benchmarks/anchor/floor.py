@@ -167,7 +167,7 @@ def start(plan, out=None) -> Turn:
 
 
 def out_of_steps(s):
-    raise OutOfSteps(f"step budget of {MAX_STEPS} exceeded")
+    raise OutOfSteps(f"the step budget ran out ({s.count} check timings into the turn)")
 
 
 def decide(s, script, ni, last):
@@ -411,3 +411,17 @@ def fingerprint(s) -> tuple:
         tuple(sorted(s.decisions.items())), None, (("check_timing", s.count),) if s.count else (), (), (),
         s.used, 0,
     )
+
+
+def budget_is_exact(sc) -> bool:
+    """A budget of exactly the steps a run takes lets it finish; one step less stops it (both tiers)."""
+    import floor_trace
+    steps = MAX_STEPS - run(Plan(sc)).left
+    for go in (run, floor_trace.run_traced):
+        go(Plan(sc, steps))
+        try:
+            go(Plan(sc, steps - 1))
+        except OutOfSteps:
+            continue
+        return False
+    return True

@@ -291,3 +291,12 @@ def run_traced(plan, turn=(_r("turn.begin", "begin"), _r("turn.end", "end"))) ->
     s.out(turn[1])
     end_of_turn(s)
     return s
+
+
+def plain(rec):
+    """A record with the pending queues' snapshots of a context record made plain ((card, ability), ...),
+    so that the records of two runs compare."""
+    if rec[0] is not None or rec[1] is None:
+        return rec
+    turn, tp, queues, stack, prio = rec[1]
+    return None, (turn, tp, tuple(tuple((p.card.id, p.ability.id) for p in log[h:e]) for log, h, e in queues), stack, prio)
