@@ -156,7 +156,7 @@ def count_only(card, ability, queue):
     return True
 
 
-VARIANTS["none_of_these"] = ("any of these (counters in zones of ids, no budget, no decision state)", {floor: {
+VARIANTS["none_of_these"] = ("any of these (zones of card ids, queues as counts, no budget, no decision state)", {floor: {
     **VARIANTS["no_budget"][1][floor], **VARIANTS["no_decision_state"][1][floor],
     **VARIANTS["no_card_objects"][1][floor], "trigger": count_only}})
 TRACED_VARIANTS = {
@@ -204,7 +204,8 @@ def main() -> int:
     hand = HandwrittenEngine(DEFAULT)
     rows = [("c", "hand-written anchor (counters only)", {}, lambda p: hand.run_turn()),
             ("f", "floor, no trace", {}, floor.run),
-            ("start", "floor: the run's set-up alone (cards, zones, queues)", {}, floor.start)]
+            ("start", "floor: the run's set-up alone (cards, zones, queues)", {}, floor.start),
+            ("start_ids", "floor: the set-up alone, zones of card ids (no card objects)", {}, start_ids)]
     rows += [(name, f"floor without {what}", patches, floor.run) for name, (what, patches) in VARIANTS.items()]
     rows += [("f'", "floor, the engine's records", {}, floor_trace.run_traced)]
     rows += [(f"f' {name}", f"floor, records, without {what}", patches, floor_trace.run_traced)
