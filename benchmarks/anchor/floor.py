@@ -401,14 +401,15 @@ def run(plan) -> Turn:
 
 
 def fingerprint(s) -> tuple:
-    """The run's state in the engine's fingerprint layout (``Machine.fingerprint``)."""
+    """The run's state in the engine's fingerprint layout (``Machine.fingerprint``); the engine counts
+    an event only when a card listens to it."""
     return (
         0, s.seat, "ongoing", (),
         tuple((pid, tuple((z, tuple((c.id, c.state, c.slot, c.damage, tuple(c.mods), c.used) for c in cards))
                           for z, cards in s.zones[pid].items())) for pid in PLAYERS),
         tuple((pid, tuple((p.card.id, p.ability.id) for p in q.log[q.head:])) for pid, q in s.queues.items()),
         (), None, None, (), NODES[s.node], None, None, tuple((pid, ()) for pid in PLAYERS), 0, (), 0,
-        tuple(sorted(s.decisions.items())), None, (("check_timing", s.count),) if s.count else (), (), (),
+        tuple(sorted(s.decisions.items())), None, (("check_timing", s.count),) if s.count and s.listeners else (), (), (),
         s.used, 0,
     )
 
