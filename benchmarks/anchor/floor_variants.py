@@ -1,8 +1,10 @@
 """What each state obligation of the floor costs: the floor (floor.py, floor_trace.py) with one
 obligation dropped at a time (its functions swapped for ones without it), timed against the
-hand-written anchor (c) in one interleaved run (CPU time, the least of the rounds). The variants are measurements only: they drop
-state the engine must keep, so they are not checked against it (the floor itself is, by
-benchmarks/anchor_turn.py).
+hand-written anchor (c) in one interleaved run (CPU time, the least of the rounds). The variants
+are measurements only: they drop state the engine must keep, so they are not checked against it (the
+floor itself is, by benchmarks/anchor_turn.py). Two rows keep all the state and go faster, as a
+compile for the one scenario could: the check timing written for its one ticker, and that without
+the end-of-turn sweep (they must end in the floor's state).
 
     .venv/bin/python benchmarks/anchor/floor_variants.py [--rounds 15] [--turns 400]
 """
@@ -140,6 +142,37 @@ def no_context(s):
     pass
 
 
+def specialised_check(plan):
+    """``floor.check`` as a compile for one scenario could write it when the scenario has one ticker,
+    the turn player's: its period a constant, the other player's queue never looked at (nothing can
+    fill it). Same state, same budget."""
+    (pid, _, _, ability), = plan.listen
+    assert pid == plan.seat[0], "the turn player's ticker only"
+    every, out_of_steps, pending = ability.every, floor.out_of_steps, floor.Pending
+
+    def check(s, k):
+        n = s.count = s.count + 1
+        if not n % every:
+            card, ability, _, queue = s.listeners[0]
+            z = card.zone
+            if z is not None and z != "deck":
+                queue.log.append(pending(ability, card, card.owner))
+                queue.n += 1
+        tq = s.tq
+        if tq.n:
+            left = s.left - k - 3 - 4 * tq.n  # ct.begin, (rule processing, branch, resolve, goto) per ability, ...
+            h = tq.head + tq.n
+            tq.head, tq.n = h, 0
+            if h > 64 and h * 2 > len(tq.log):
+                tq.log, tq.head = tq.log[h:], 0
+            left = s.left = left - 1  # ... the last rule processing and branch, ct.end
+        else:
+            left = s.left = s.left - k - 4
+        if left < 0:
+            out_of_steps(s)
+    return check
+
+
 VARIANTS = {  # name -> (what is dropped, the floor's functions replaced)
     "no_budget": ("the step budget", {floor: {"check": check_no_budget, "steps": steps_none}}),
     "no_pending_objects": ("pending abilities as objects (a queue is a count)", {floor: {"trigger": trigger_count}}),
@@ -207,9 +240,19 @@ def main() -> int:
             ("start", "floor: the run's set-up alone (cards, zones, queues)", {}, floor.start),
             ("start_ids", "floor: the set-up alone, zones of card ids (no card objects)", {}, start_ids)]
     rows += [(name, f"floor without {what}", patches, floor.run) for name, (what, patches) in VARIANTS.items()]
+    special = {"check": specialised_check(plan)}
+    rows += [("specialised", "floor, its check timing written for this scenario's one ticker (all state kept)",
+              {floor: special}, floor.run),
+             ("specialised_no_sweep", "the same, and no end-of-turn sweep (nothing in this game sets what it resets)",
+              {floor: special | {"end_of_turn": end_of_turn_seats}}, floor.run)]
     rows += [("f'", "floor, the engine's records", {}, floor_trace.run_traced)]
     rows += [(f"f' {name}", f"floor, records, without {what}", patches, floor_trace.run_traced)
              for name, (what, patches) in TRACED_VARIANTS.items()]
+    base = floor.run(plan)
+    for _, _, patches, _ in rows[-2:]:  # these keep all the state: they must end where the floor ends
+        with variant(patches):
+            fast = floor.run(plan)
+        assert (floor.fingerprint(fast), fast.left) == (floor.fingerprint(base), base.left)
     times = {name: [] for name, *_ in rows}
     for _ in range(args.rounds):
         for name, _, patches, fn in rows:
