@@ -28,7 +28,8 @@ P = namedtuple("P", "plays attacks hand end_repeats tp_every ntp_every")
 # the anchors' nine scenarios (../shared/bench/anchors/scenario.py, VERIFY)
 SCENARIOS = [P(3, (True, False, True), 10, 1, 3, 0), P(0, (), 7, 0, 3, 0), P(1, (False, False, False), 3, 0, 3, 0),
              P(5, (True, True, True), 12, 2, 3, 0), P(2, (True,), 6, 3, 3, 0), P(4, (False, True), 20, 0, 3, 0),
-             P(3, (True, False, True), 10, 1, 3, 4), P(2, (True, False), 10, 2, 2, 3), P(3, (True, False, True), 10, 1, 1, 1)]
+             P(3, (True, False, True), 10, 1, 3, 4), P(2, (True, False), 10, 2, 2, 3),
+             P(3, (True, False, True), 10, 1, 1, 1)]
 # and a few more: no ticker (no event counted), an empty hand (nothing to move), a long main phase
 MORE = [P(5, (), 9, 1, 0, 0), P(2, (True, True), 0, 0, 2, 0), P(8, (False, True, True, False), 25, 4, 4, 2)]
 

@@ -26,8 +26,23 @@ def _phase(name, trigger="phase_start"):
     return (_r(f"{name}.begin", "begin"), _r(f"{name}.start", "trigger", trigger, ())), _r(f"{name}.end", "end")
 
 
-IDLE = _r("ct.2", "otherwise", (("tp", (("has_pending", TP, 0, (), False),)), ("ntp", (("has_pending", NTP, 0, (), False),))))
+IDLE = _r("ct.2", "otherwise", (("tp", (("has_pending", TP, 0, (), False),)),
+                                 ("ntp", (("has_pending", NTP, 0, (), False),))))
 CT_BEGIN, CT_END, RULES = _r("ct.begin", "begin"), _r("ct.end", "end"), _r("ct.rule_processing", "rule_processing", 0)
+
+
+def _case_tp(n):
+    """The check timing's branch when the turn player has ``n`` pending abilities."""
+    return _r("ct.2", "case", "tp", (("tp", (("has_pending", TP, n, (), True),)),))
+
+
+def _case_ntp(n):
+    """... when only the other player has (``n``)."""
+    return _r("ct.2", "case", "ntp", (("tp", (("has_pending", TP, 0, (), False),)),
+                                      ("ntp", (("has_pending", NTP, n, (), True),))))
+
+
+TP_ONE, NTP_ONE = _case_tp(1), _case_ntp(1)  # the usual case: one pending ability
 
 
 def _check(nid):
@@ -42,7 +57,7 @@ def context(s):
     s.out((None, (0, s.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log))), None, None)))
 
 
-def check_t(s, seq, k, tp_goto=_r("ct.2.tp.2", "label"), ntp_goto=_r("ct.2.ntp.2", "label"), branch=N["ct.2"],
+def check_t(s, seq, k, tp_goto=_r("ct.2.tp.2", "label"), ntp_goto=_r("ct.2.ntp.2", "label"),
             tp_resolve=N["ct.2.tp.resolve_tp"], ntp_resolve=N["ct.2.ntp.resolve_ntp"]):
     """``floor.check`` recording: ``seq`` is ``_check`` of the check node."""
     n = s.count = s.count + 1
@@ -64,11 +79,10 @@ def check_t(s, seq, k, tp_goto=_r("ct.2.tp.2", "label"), ntp_goto=_r("ct.2.ntp.2
         left -= 2
         o(RULES)
         if tq.n:
-            o((branch, ("case", "tp", (("tp", (("has_pending", TP, tq.n, (), True),)),))))
+            o(TP_ONE if tq.n == 1 else _case_tp(tq.n))
             q, who, at, goto = tq, TP, tp_resolve, tp_goto
         elif nq.n:
-            o((branch, ("case", "ntp", (("tp", (("has_pending", TP, 0, (), False),)),
-                                        ("ntp", (("has_pending", NTP, nq.n, (), True),))))))
+            o(NTP_ONE if nq.n == 1 else _case_ntp(nq.n))
             q, who, at, goto = nq, NTP, ntp_resolve, ntp_goto
         else:
             o(IDLE)
