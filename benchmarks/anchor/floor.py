@@ -24,9 +24,9 @@ the parts of the state this game never touches (stack, windows, attack, player v
 the constants a run of the engine leaves in them. benchmarks/anchor_turn.py checks, for every
 anchor scenario, that (f') makes the engine's records and (f) ends in the engine's state.
 
-``plan`` turns an anchor Scenario into what every run of it starts from (made once, like the
-engine's compiled scenario). ``VARIANTS``: the floor without one obligation at a time, for the cost
-table in README.md.
+``Plan`` turns an anchor Scenario into what every run of it starts from (made once, like the
+engine's compiled scenario). floor_variants.py times the floor without one obligation at a time (the
+table in README.md); tests/test_floor.py checks the floor against the engine.
 """
 from __future__ import annotations
 
