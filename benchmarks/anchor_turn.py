@@ -144,9 +144,20 @@ class FloorTraced:
         if mine != theirs:
             i = next((i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y), min(len(mine), len(theirs)))
             raise AssertionError(f"the floor's record {i} differs: {mine[i:i + 2]} != {theirs[i:i + 2]}")
-        mine = (floor.fingerprint(got), got.left, got.policy)
-        assert mine == (want.fingerprint, want.machine.left, want.policy_decisions), "the floor ends in another state"
+        same_state(got, want)
         return [eng.names[r[0]] for r in got.records if type(r[0]) is int and eng.names[r[0]] is not None]
+
+
+def same_state(floor_run, run):
+    """The floor's run ends in the engine run's state: fingerprint (in the engine's layout), budget left,
+    policy decisions; else an error naming the parts that differ."""
+    mine, theirs = floor.fingerprint(floor_run), run.fingerprint
+    parts = [i for i in range(max(len(mine), len(theirs))) if i >= len(mine) or i >= len(theirs) or mine[i] != theirs[i]]
+    if parts:
+        raise AssertionError(f"the floor ends in another state: fingerprint parts {parts} differ (the engine's "
+                             f"fingerprint has {len(theirs)} parts; floor.fingerprint follows Machine.fingerprint)")
+    counts = (floor_run.left, floor_run.policy), (run.machine.left, run.policy_decisions)
+    assert counts[0] == counts[1], f"the floor's budget left and policy decisions {counts[0]} are not the engine's {counts[1]}"
 
 
 class Floor(FloorTraced):
@@ -159,8 +170,7 @@ class Floor(FloorTraced):
         eng = FastEngine(self.sc)
         want = simulate(eng.game, eng.scenario, program=eng.prog, trace=False)
         got = floor.run(self.plan)
-        mine = (floor.fingerprint(got), got.left, got.policy)
-        assert mine == (want.fingerprint, want.machine.left, want.policy_decisions), "the floor ends in another state"
+        same_state(got, want)
         assert floor.budget_is_exact(self.sc), "the floor's budget does not stop the run at its last step"
         return super().trace()
 
