@@ -32,6 +32,7 @@ import ast
 import re
 
 from . import firers as firing
+from . import layout
 from .abilities import ABILITY_ACTIONS, NOTHING_TO_DO
 from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
@@ -92,9 +93,12 @@ class Fast(Gen):
         self.stage = cx.zone_or_none("stage")
         # a card moved in place: nothing listens to a card's move, no interrupt-type rule reads it
         self.plain_moves = not ({"entered", "left_stage"} & events) and not prog.interrupt_rules
+        g = self.game  # the nodes a jump from another container lands on (entered there, not by a marker)
+        self.entered = {x for (cid, u), trs in self.transfers.items() for _, x in trs
+                        if x is not None and not isinstance(u, tuple) and g.nodes[x].container != cid}
 
     def function(self, cid: str) -> list[str]:
-        lines = super().function(cid)
+        lines = self.body(cid)
         body = [x for x in lines[1:] if x.strip() != "L = st.listen"]
         if any(re.search(r"\bL\b", x) for x in body):  # code of ``source`` that reads the listener index
             return lines
@@ -162,8 +166,8 @@ class Fast(Gen):
         return [x for x in super().node(b, nid) if x != refusal or nid in self.stray]
 
     def inline(self, ni: int, cid: str) -> list[str] | None:
-        """A called procedure written in place (a loop on its own block counter) when it calls no
-        other procedure and has no child containers; else None (it is called)."""
+        """A called procedure written in place (``layout.procedure``) when it calls no other
+        procedure and has no child containers; else None (it is called)."""
         g = self.game
         if self.inlined is not None or any(isinstance(u, tuple) or g.nodes[u].kind in ("check", "call")
                                            for u in self.units[cid]):
@@ -172,18 +176,36 @@ class Fast(Gen):
         self.pcv, self.inlined = "pc1", ni
         try:
             blocks = self.blocks_of(cid)
-            body: list[str] = []
-            for b, us in enumerate(blocks):
-                body += self.block(b, us, len(blocks))
+            return layout.procedure([self.block(b, us, len(blocks)) for b, us in enumerate(blocks)], "pc1")
         finally:
             self.cid, self.block_of, self.block_first, self._b, self.pcv, self.inlined = saved
-        if blocks and self._first(blocks[0][0]) not in self.leaders:  # its first block runs once: before the loop
-            first = body.index("if pc1 == 1:") if len(blocks) > 1 else len(body)
-            head, body = [x[4:] for x in body[1:first]], body[first:]
-            if not body:
-                return [x for x in head if x != "break"]
-            return head + ["while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
-        return ["pc1 = 0", "while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
+
+    def body(self, cid: str) -> list[str]:
+        """The container's function (``Gen.function``) with its blocks laid out (``layout``)."""
+        prog, units = self.prog, self.units[cid]
+        blocks = self.blocks_of(cid)
+        d, fixed = {}, set()  # where a node of this container's subtree is entered: (block, entry node of the child)
+        for u in units:
+            if isinstance(u, tuple):
+                c = self.game.containers[u[1]]
+                fixed.add(self.block_of[u[1]])
+                for nid in c.nodes:
+                    if nid in self.leaders or nid == c.begin:
+                        d[prog.index[nid]] = (self.block_of[u[1]], None if nid == c.begin else prog.index[nid])
+            elif u in self.leaders or u == units[0]:
+                d[prog.index[u]] = (self.block_of[u], None)
+                if u in self.entered and self.block_of[u]:  # a jump from another container lands here
+                    fixed.add(self.block_of[u])
+        self.dname = self.const("D", d)
+        lay = layout.Layout([self.block(b, us, len(blocks)) for b, us in enumerate(blocks)], "pc", fixed)
+        body = lay.dispatch(lay.roots)
+        head = [f"def {self.fn[cid]}(st, e):"] + (["    o = st.out"] if self.traced else []) + ["    L = st.listen"]
+        if lay.roots == [0] and not fixed:  # one block behind the counter, entered at its head
+            if not lay.looped:
+                return head + ["    " + x for x in body] + [""]
+            return head + ["    while True:"] + ["        " + x for x in body] + [""]
+        head += ["    if e is None:", "        pc = 0", "    else:", f"        pc, e = {self.dname}[e]", "    while True:"]
+        return head + ["        " + x for x in body] + [""]
 
     def tested(self, ni: int, node, k: int | None = None) -> str:
         """What a branch or loop tested, written in place (the witnesses' values as expressions)."""
@@ -343,5 +365,15 @@ class Fast(Gen):
         return self.jump(self._b, x)
 
     def block(self, b: int, us: list, nblocks: int) -> list[str]:
+        """The block's lines (``layout``: not indented, its jumps in this container as markers)."""
         self._b = b  # the block being written (a player action's jumps are relative to it)
-        return super().block(b, us, nblocks)
+        lines = [x[4:] for x in super().block(b, us, nblocks)[1:]]
+        if lines and lines[-1] == f"{self.pcv} = {b + 1}":  # falls through to the next block
+            lines[-1] = layout.jump(b + 1)
+        return lines
+
+    def jump(self, b: int, x: str | None) -> list[str]:
+        lines = super().jump(b, x)
+        if x is not None and self.game.nodes[x].container == self.cid:
+            return [layout.jump(self.block_of[x])]
+        return lines
