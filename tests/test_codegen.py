@@ -78,7 +78,7 @@ def test_fast_tier_on_the_anchor_turn(params):
     assert "pc1" not in src and "('has_pending', " in src  # its blocks laid out: no block counter
     assert not re.search(r"r = F\d+\(st, None\)", src)
     if params.tp_every and not params.ntp_every:  # one card listens to the check timing: its firing in place
-        assert "ec = st.event_counts" in src and "st.firers[" not in src
+        assert "EC = st.event_counts" in src and "st.firers[" not in src
 
 
 def test_simulate_uses_the_fast_tier():

@@ -40,6 +40,8 @@ from .source import Gen
 from .state import GameOver, SimulationError
 from .witness import tested_source
 
+CALL_OUT = re.compile(r"\b(st(?:\.\w+)+|[A-Z]+\d+|FI\[[^\]]*\])\(")  # a call in a line of code
+QUIET = {"st.out_of_steps", "st.context"}  # calls that read no frame
 CLOSURES = False  # True: every run uses the closure tier (the comparison test sets it)
 
 
@@ -126,9 +128,16 @@ class Fast(Gen):
             if sum(x.count(f"st.{attr}[") for x in out) > 1:
                 head.append(f"    {name} = st.{attr}")
                 out = [x.replace(f"st.{attr}[", f"{name}[") for x in out]
+        if any("EC[" in x for x in out):
+            head.append("    EC = st.event_counts")
+        # the pending abilities of the turn player and the next: their queues (seats change between turns only)
+        for i in (0, 1):
+            if sum(x.count(f"PE[SE[{i}]]") for x in out) > 1:
+                head.append(f"    Q{i} = PE[SE[{i}]]")
+                out = [x.replace(f"PE[SE[{i}]]", f"Q{i}") for x in out]
         return head + out
 
-    def node(self, b: int, nid: str) -> list[str]:
+    def unit(self, b: int, nid: str) -> list[str]:
         prog = self.prog
         ni = prog.index[nid]
         n = self.game.nodes[nid]
@@ -138,22 +147,7 @@ class Fast(Gen):
         if k == "trigger":
             return refuse + self.trigger(ni, n)
         if k in ("check", "call"):
-            callee = self.game.nodes[self.succ(nid, "call")].container
-            body = self.inline(ni, callee)
-            out, lines = [], super().node(b, nid)
-            call = f"r = {self.fn[callee]}(st, None)"
-            while lines:
-                line = lines.pop(0)
-                if line == "if 'check_timing' in L: st.fire('check_timing')":
-                    if "check_timing" in self.events:
-                        out.append("FI['check_timing'](st, None)")
-                elif line == call and body is not None:  # the procedure in place: no call, no jump out to test
-                    out += body
-                elif line == "if r is not None:" and body is not None:
-                    lines.pop(0)
-                else:
-                    out.append(line)
-            return out
+            return self.call(b, ni, nid)
         if k in ("auto", "closed") and n.action is not None and getattr(prog.actions.get(ni), "const", None) is None:
             body = self.action(ni, n)
             if body is not None:
@@ -164,6 +158,58 @@ class Fast(Gen):
                 return fast
         refusal = f"if st.choices.get({nid!r}): st.closed_play({ni})"
         return [x for x in super().node(b, nid) if x != refusal or nid in self.stray]
+
+    def call(self, b: int, ni: int, nid: str) -> list[str]:
+        """A call of a procedure: written in place when it can be (``inline``). Its frame (the call
+        being run, read by decisions, windows and conditions) is pushed only around code that calls
+        out of the function: each such node of the procedure, the call's own work (the event it fires)."""
+        callee = self.game.nodes[self.succ(nid, "call")].container
+        self.frame_all = False
+        body = self.inline(ni, callee)
+        out, lines = [], super().node(b, nid)
+        call = f"r = {self.fn[callee]}(st, None)"
+        while lines:
+            line = lines.pop(0)
+            if line == "if 'check_timing' in L: st.fire('check_timing')":
+                if "check_timing" in self.events:
+                    out.append("FI['check_timing'](st, None)")
+            elif line == call and body is not None:  # the procedure in place: no call, no jump out to test
+                out.append(call)
+            elif line == "if r is not None:" and body is not None:
+                lines.pop(0)
+            else:
+                out.append(line)
+        if body is None:
+            return out
+        push, pop = f"st.frames.append({ni})", "st.frames.pop()"
+        at, end = out.index(call), out.index(pop)
+        pre, post = out[1:at], out[end + 1:]
+        if self.frame_all:  # a node that jumps calls out: the frame around the whole procedure
+            return [push] + pre + [x for x in body if x.strip() not in (push, pop)] + [pop] + post
+        return ([push] + pre + [pop] if self.calls_out(pre) else pre) + body + post
+
+    def calls_out(self, lines: list[str]) -> bool:
+        """Code that calls a function that may read the run's frames (not a firing in place without a
+        condition, the budget's test, the trace's context)."""
+        for x in lines:
+            for m in CALL_OUT.finditer(x):
+                name = m.group(1)
+                ev = re.fullmatch(r"FI\[(.*)\]", name)
+                if ev is not None and ast.literal_eval(ev.group(1)) in self.shapes:
+                    if self.shapes[ast.literal_eval(ev.group(1))][4]:
+                        return True  # its condition is tested
+                elif name not in QUIET:
+                    return True
+        return False
+
+    def node(self, b: int, nid: str) -> list[str]:
+        lines = self.unit(b, nid)
+        if self.inlined is None or not self.calls_out(lines):
+            return lines
+        if any(x.strip() in ("break", "return None", "continue") or layout.JUMP.fullmatch(x.strip()) for x in lines):
+            self.frame_all = True  # it jumps: its frame is the whole procedure's
+            return lines
+        return [f"st.frames.append({self.inlined})"] + lines + ["st.frames.pop()"]
 
     def inline(self, ni: int, cid: str) -> list[str] | None:
         """A called procedure written in place (``layout.procedure``) when it calls no other

@@ -142,4 +142,4 @@ def procedure(blocks: list[list[str]], pcv: str) -> list[str]:
         head = [x[:len(x) - 8] + "pass" if x.strip() == "continue" else x for x in head]
     if not rest:
         return [x for x in head if x.strip() != "break"]
-    return head + ["while True:"] + ["    " + x for x in lay.dispatch(rest)]
+    return [x for x in head if x != "pass"] + ["while True:"] + ["    " + x for x in lay.dispatch(rest)]
