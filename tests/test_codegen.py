@@ -4,6 +4,7 @@ scenario run both ways, traced (every entry's facts) and untraced (the final sta
 strict and with the random policy; and the fast tier is the one ``simulate`` uses."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -104,3 +105,27 @@ def test_setup_code_and_setup_loop_start_the_same_run(path, monkeypatch):
     monkeypatch.setattr(template, "CODE_CARDS", 0)
     assert outcome(game, sc, False, strict=True) == coded
     assert template.builder(program_for(game).setup(sc)).__code__.co_filename != "<tcgtiming scenario setup>"
+
+
+def test_the_budget_stops_a_loop_written_in_place(variant):
+    """A check timing whose first case always holds and goes back to the branch (its resolve finds
+    nothing): the procedure is written in place at each call, its branch only reads (its steps go to
+    the case's block, written at the branch), and the way back still tests the budget: both tiers
+    stop with the same error, naming the same cycle, at the same step."""
+    from conftest import MINI
+    game_path = variant(("when: {has_pending: turn_player}", "when: {count: {zone: hand, player: turn_player, ge: 0}}"),
+                        ('do: {resolve_pending: turn_player}}\n              - {kind: goto, target: "1"}',
+                         'do: {resolve_pending: turn_player}}\n              - {kind: goto, target: "2"}'))
+    res = compile_file(MINI.parent / "scenarios" / "lanes.yaml", rules=str(game_path))
+    game, sc = res.game, dataclasses.replace(res.scenario, max_steps=3_000)
+    for trace in (True, False):
+        slow, fast = outcome(game, sc, True, trace=trace), outcome(game, sc, False, trace=trace)
+        assert fast == slow and fast[:2] == ("error", "R502") and "repeats the cycle" in fast[2]
+    src = "".join(program_for(game).fast_sources.values())
+    assert not re.search(r"r = F\d+\(st, None\)", src)  # every check timing in place
+    # the branch's block takes no step at its head: its step is the case's, taken with the case block's two
+    assert re.search(r"\n( +)if pc1 == 2:\n\1    if \(len\(st\.zones\[SE\[0\]\]\['hand'\]\) >= 0\):\n\1        "
+                     r"st\.left -= 3\n\1        if st\.left < 0:\n", src)
+    for steps in (2_999, 3_000, 3_001):  # the same number of steps taken when the budget runs out
+        few = dataclasses.replace(sc, max_steps=steps)
+        assert outcome(game, few, False, trace=True) == outcome(game, few, True, trace=True)

@@ -69,7 +69,6 @@ class Layout:
         self.pure = [pure(bl) for bl in blocks]
         self.roots = [b for b in range(len(blocks)) if b not in self.nested]
         self.looped = False  # a jump to a block behind the counter goes back
-        self._checks: dict[int, bool] = {}
 
     def defers(self, b: int) -> bool:
         """The block's steps go to its targets (each written in place)."""
@@ -77,18 +76,13 @@ class Layout:
         return self.pure[b] and bool(ts) and all(t in self.nested for t in ts)
 
     def checks_first(self, b: int) -> bool:
-        """Every way through the block tests the budget before anything but reads."""
-        if b in self._checks:
-            return self._checks[b]
-        self._checks[b] = False  # a cycle: not proven
-        if self.defers(b):
-            ok = all(self.checks_first(t) for t in self.targets[b])
-        else:
-            ok = split_charge(self.blocks[b])[0] > 0 and not self.unchecked(b)
-        self._checks[b] = ok
-        return ok
+        """Every way through the block tests the budget before anything but reads: a block that acts
+        takes its steps (tested) at its head; one that hands its steps on hands them to blocks that act."""
+        acts = [not self.pure[t] for t in self.targets[b]]
+        return (not self.pure[b] and split_charge(self.blocks[b])[0] > 0) or (self.defers(b) and all(acts))
 
     def unchecked(self, b: int) -> bool:
+        """The block only reads and jumps to blocks behind the counter that each test first."""
         ts = self.targets[b]
         return (self.pure[b] and bool(ts) and all(t not in self.nested for t in ts)
                 and all(self.checks_first(t) for t in ts))
