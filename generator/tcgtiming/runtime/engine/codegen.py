@@ -365,7 +365,7 @@ class Fast(Gen):
         lines = [f"lst = st.choices.get({n.id!r})", "if lst and id(lst[0]) not in st.used_choices:"]
         lines += ["    " + x for x in head + self.taken(n)]
         lines += ["    c = ch.card", "    st._chosen, st._chosen_by = (st.cards.get(c) if c else None), t",
-                  "    t.read.add('take')", "    if ch.take != 'no':", f"        st.decisions[{n.id!r}] = 'yes'"]
+                  "    if ch.take != 'no':", f"        st.decisions[{n.id!r}] = 'yes'"]
         lines += [f"        o(({ni}, ('does', {did}), a, 'scenario'))" if T else
                   (f"        {did}" if act is not None else "        pass")]
         lines += ["    else:", f"        st.decisions[{n.id!r}] = 'no'"]
@@ -373,9 +373,10 @@ class Fast(Gen):
             lines.append(f"        o(({ni}, {self.const('E', ('declines',))}, a, 'scenario'))")
         return lines + ["else:", f"    st.player({ni})"]
 
-    def taken(self, n) -> list[str]:
-        """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read)."""
-        return ["ch = lst.popleft()", "st.used_choices.add(id(ch))", "t = Taken(ch)", "st.taken.append(t)",
+    def taken(self, n, pop: str = "ch = lst.popleft()") -> list[str]:
+        """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read,
+        its answer read already)."""
+        return [pop, "st.used_choices.add(id(ch))", "t = Taken(ch, 'take')", "st.taken.append(t)",
                 f"st.player_choice_node, st.player_choice = {n.id!r}, t"]
 
     def options(self, ni: int, n) -> list[str]:
@@ -393,16 +394,18 @@ class Fast(Gen):
         for i, c in enumerate(n.choices):
             head = "if k == 0:" if i == 0 else ("else:" if i == len(n.choices) - 1 else f"elif k == {i}:")
             jump_lines += [head] + ["    " + x for x in self.jump_lines(c.entry)]
-        lines = [f"lst = st.choices.get({n.id!r})", "k = -1",
-                 "if lst and id(lst[0]) not in st.used_choices:", "    ch = lst[0]",
-                 f"    k = {take}.get(ch.take, -1) if ch.take is not None and not ch.card else -1"]
-        if any(t != "True" for t in tests):  # the option taken must be available (else the machine says why)
-            if closures:  # a compiled test may read the chosen card: none is chosen (the choice names none)
-                lines.append("    st._chosen = None")
-            lines += [f"    if k >= 0 and not ({', '.join(tests)},)[k]:", "        k = -1"]
-        lines += ["if k < 0:", f"    k = st.player({ni})", "else:"]
-        lines += ["    " + x for x in [f"st.at = st.node = {ni}"] + self.taken(n)]
-        lines += ["    t.read.add('take')", "    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
+        avail = f"({', '.join(tests)},)[k]" if any(t != "True" for t in tests) else None  # the option must be available
+        if avail is not None and closures:  # a compiled test may read the chosen card: none is chosen (the choice names none)
+            lines = [f"lst = st.choices.get({n.id!r})", "k = -1", "if lst and id(lst[0]) not in st.used_choices:",
+                     "    ch = lst[0]", f"    k = -1 if ch.card else {take}.get(ch.take, -1)", "    st._chosen = None",
+                     f"    if k >= 0 and not {avail}:", "        k = -1", "if k < 0:"]
+        else:  # the next choice keyed to the node, naming an option and no card
+            lines = [f"lst = st.choices.get({n.id!r})",
+                     f"if not (lst and id(ch := lst[0]) not in st.used_choices and not ch.card and "
+                     f"(k := {take}.get(ch.take, -1)) >= 0{f' and {avail}' if avail else ''}):"]
+        lines += [f"    k = st.player({ni})", "else:"]
+        lines += ["    " + x for x in [f"st.at = st.node = {ni}"] + self.taken(n, "lst.popleft()")]
+        lines += ["    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
         if self.traced:
             lines.append(f"    o(({ni}, ('choose', ch.take, None), st.seat[{self.prog.actor_seat[ni]}], 'scenario'))")
         return lines + jump_lines
