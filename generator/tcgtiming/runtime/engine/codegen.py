@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import re
+from operator import attrgetter
 
 from . import firers as firing
 from . import layout
@@ -310,12 +311,23 @@ class Fast(Gen):
             return None  # an empty deck asks the interrupt-type rules first
         T = self.traced
         lines = [f"p = st.seat[{seat}]", "Z = st.zones[p]", f"S = Z[{frm!r}]", f"cs = S[:{count}]"]
-        if self.plain_moves and self.stage not in (frm, to) and frm not in self.prog.stateful:
-            lines += ["if cs:", "    del S[:len(cs)]", f"    Z[{to!r}].extend(cs)", "    for c in cs:",
-                      f"        c.zone = {to!r}"]
+        if self.plain_moves and frm != to:  # what ``move_card`` does, nothing listening
+            lines += ["if cs:", "    del S[:len(cs)]"]
+            if to == self.stage:  # each card to its slot (its own if free, else the first free), in slot order
+                lines += [f"    D = Z[{to!r}]", "    for c in cs:", "        tk = {x.slot for x in D}", "        sl = c.slot",
+                          "        if sl is None or sl in tk:", "            sl = 0", "            while sl in tk:",
+                          "                sl += 1", "            c.slot = sl", "        D.append(c)",
+                          f"        if len(D) > 1 and D[-2].slot > sl: D.sort(key={self.const('SLOT', attrgetter('slot'))})"]
+            else:
+                lines += [f"    Z[{to!r}].extend(cs)", "    for c in cs:"]
+            lines.append(f"        c.zone = {to!r}")
             if T:
                 lines.append(f"        o(('move', c.id, {frm!r}, {to!r}))")
-            lines += ["        c.mods = []", "        c.damage = 0"]
+            if to != self.stage:
+                lines += ["        c.mods = []", "        c.damage = 0"]
+            if frm in self.prog.stateful:  # a card off a zone that keeps states has none
+                lines += ["        if c.state is not None:"] + (["            o(('state', c.id, c.state, None))"] if T else [])
+                lines.append("            c.state = None")
         else:
             lines += ["for c in cs:", f"    st.move_card(c, {to!r})"]
         if not T:  # the event is only recorded
