@@ -344,13 +344,14 @@ class Fast(Gen):
         anything else: the closure."""
         a = self.const("A", self.prog.actions[ni])
         chosen = f" and not st.choices.get({n.id!r})" if n.id in self.scripted else ""
+        # the queue's only item taken (``Queue.pop(0)``: the head moves on; a long dead head is cut off)
         head = [f"p = st.seat[{seat}]", "q = st.pending[p]",
-                f"if q.n == 1 and not q.log[q.head].ability.cost{chosen}:"]
+                f"if q.n == 1 and not (x := q.log[q.head]).ability.cost{chosen}:", "    q.n = 0",
+                "    h = q.head = q.head + 1", "    if h > 64 and h * 2 > len(q.log): q.log, q.head = q.log[h:], 0"]
         if not self.traced:
-            return head + ["    x = q.pop(0)", "    ab = x.ability",
-                           "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
+            return head + ["    ab = x.ability", "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
                            "elif q.n:", f"    {a}(st)"]
-        return head + ["    x = q.pop(0)", "    st.context()", "    ab = x.ability",
+        return head + ["    st.context()", "    ab = x.ability",
                        "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
                        "if ab.effect else ())",
                        "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",

@@ -46,8 +46,8 @@ def in_place(shape, traced: bool) -> list[str]:
         tests.append("st.holds_for(ei[5], ei[0])")
     body = [f"ei = st.listen[{event!r}][0]", "ez = ei[0].zone", f"if {' and '.join(tests)}:",
             f"    if {event!r} in WATCHED: EC[marker({event!r}, ei[0], ei[1])] = en"]
-    pend = "Pending(ei[1], ei[0], ei[0].owner)"
-    body.append(f"    st.pending[ei[0].owner].append({pend})")
+    # appended to its owner's queue (``Queue.append``)
+    body += ["    c = ei[0]", "    q = st.pending[c.owner]", "    q.log.append(Pending(ei[1], c, c.owner))", "    q.n += 1"]
     if traced:  # as ``add_pending``: the context of the entries changes
         body.append("    st.context()")
     if every:
