@@ -107,10 +107,12 @@ def test_the_layout_keeps_every_step_and_every_test_of_the_budget(blocks):
 
 def test_a_block_that_only_reads_hands_its_steps_to_its_targets():
     laid = layout.procedure(LOOP, "pc1")
-    # the branch (2 steps) has no test of its own: each case takes its steps with the case's block
     assert "pc1" not in "\n".join(laid)  # one block left behind the loop: no counter
-    assert laid[:2] == ["st.left -= 1", "while True:"]  # the head's step, tested by the next test
-    assert laid[2:6] == ["    if st.x > 0:", "        st.left -= 5", "        if st.left < 0:", "            st.out_of_steps()"]
-    assert "st.left -= 3" in "\n".join(laid)  # the end: 1 step and the branch's 2
+    # the loop's cases tested once before it: straight out, the head's step, the branch's two and the end's
+    assert laid[:3] == ["if (st.x > 0):", "    st.left -= 1", "    while True:"]  # the head's step: tested next
+    assert laid[laid.index("else:"):] == ["else:", "    st.left -= 4", "    if st.left < 0:", "        st.out_of_steps()"]
+    # in the loop the branch (2 steps) has no test of its own: each case takes its steps with the case's block
+    assert laid[3:7] == ["        if st.x > 0:", "            st.left -= 5", "            if st.left < 0:",
+                         "                st.out_of_steps()"]
     assert layout.pure(MIXED[1]) and not layout.pure(MIXED[0])
     assert not layout.pure_line("if C3(st):") and layout.pure_line("if (st.decisions.get('a') == 'b'):")

@@ -136,4 +136,29 @@ def procedure(blocks: list[list[str]], pcv: str) -> list[str]:
         head = [x[:len(x) - 8] + "pass" if x.strip() == "continue" else x for x in head]
     if not rest:
         return [x for x in head if x.strip() != "break"]
-    return [x for x in head if x != "pass"] + ["while True:"] + ["    " + x for x in lay.dispatch(rest)]
+    head, loop = [x for x in head if x != "pass"], lay.dispatch(rest)
+    return peeled(head, loop) or head + ["while True:"] + ["    " + x for x in loop]
+
+
+def peeled(head: list[str], loop: list[str]) -> list[str] | None:
+    """A loop whose only block is a branch that only reads, every case going round again but the
+    last (``else``: the way out), after a head that only takes its steps: the cases tested once
+    before the loop, so the common way (straight out) takes the head's steps with the way out's and
+    runs no loop. The tests only read: testing them again in the loop changes nothing."""
+    m = re.fullmatch(r"st\.left -= (\d+)", head[0]) if len(head) == 1 else None
+    tops = [i for i, x in enumerate(loop) if not x.startswith(" ")]
+    if m is None or not tops or loop[-1] != "    break" or loop[tops[-1]] != "else:":
+        return None
+    tests = [re.fullmatch(r"(?:if|elif) (.*):", loop[i]) for i in tops[:-1]]
+    way_out = loop[tops[-1] + 1:-1]
+    n, body = split_charge([x[4:] for x in way_out])
+    if (None in tests or not tests or loop[tops[0]][:3] != "if " or not n or layout_jumps(body)
+            or not all(pure_line(loop[i]) for i in tops)):
+        return None
+    out = ["if " + " or ".join(f"({t.group(1)})" for t in tests) + ":", "    " + head[0], "    while True:"]
+    return out + ["        " + x for x in loop] + ["else:"] + ["    " + x for x in charge(n + int(m.group(1))) + body]
+
+
+def layout_jumps(lines: list[str]) -> bool:
+    """Lines that leave or go round a loop."""
+    return any(x.strip() in ("break", "continue") for x in lines)
