@@ -80,6 +80,14 @@ def _turn(prog, st, traced: bool):
     return fn
 
 
+def literal(value) -> bool:
+    """A value Python writes and reads back as itself (numbers, None, tuples of them, strings of word
+    characters: an id, never text from a file that the code's later rewriting could touch)."""
+    if isinstance(value, tuple):
+        return all(literal(v) for v in value)
+    return value is None or type(value) in (int, bool) or (type(value) is str and re.fullmatch(r"[\w-]*", value) is not None)
+
+
 def _registered(prog, name: str, table: dict) -> bool:
     """The action the node names is the engine's own (a program may be compiled with other actions)."""
     return name in table and prog.action_table.get(name) is table[name]
@@ -253,6 +261,17 @@ class Fast(Gen):
             return head + ["    while True:"] + ["        " + x for x in body] + [""]
         head += ["    if e is None:", "        pc = 0", "    else:", f"        pc, e = {self.dname}[e]", "    while True:"]
         return head + ["        " + x for x in body] + [""]
+
+    def const(self, prefix: str, value) -> str:
+        """An event as a literal (a record of constants is one constant of the code: nothing to build)."""
+        if prefix == "E" and literal(value):
+            return repr(value)
+        return super().const(prefix, value)
+
+    def event(self, value: tuple, extra: str | None = None) -> str:
+        if extra is None or not literal(value):
+            return super().event(value, extra)
+        return "(" + "".join(f"{v!r}, " for v in value) + f"{extra})"
 
     def tested(self, ni: int, node, k: int | None = None) -> str:
         """What a branch or loop tested, written in place (the witnesses' values as expressions)."""
