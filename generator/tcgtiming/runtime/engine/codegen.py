@@ -351,11 +351,11 @@ class Fast(Gen):
             lines += ["for c in cs:", f"    st.move_card(c, {to!r})"]
         if not T:  # the event is only recorded
             return lines
+        ids = "(cs[0].id,)" if count == 1 else "tuple([c.id for c in cs])"  # one card: no comprehension to run
         if what == "draw":
-            lines.append("ev = ('draw', p, tuple([c.id for c in cs]))")
+            lines.append(f"ev = ('draw', p, {ids if count != 1 else '(cs[0].id,) if cs else ()'})")
         else:
-            lines += [f"ev = ('move', tuple([c.id for c in cs]), {frm!r}, {to!r}) if cs else "
-                      f"{self.const('E', ('nothing_to_move', frm))}"]
+            lines += [f"ev = ('move', {ids}, {frm!r}, {to!r}) if cs else {self.const('E', ('nothing_to_move', frm))}"]
         return lines
 
     def resolve_one(self, ni: int, n, seat: int) -> list[str]:
