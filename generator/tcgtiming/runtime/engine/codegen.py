@@ -5,40 +5,40 @@ listen to (a Jinja-like compile: Python source, exec'd once, cached on the progr
 What is written in place, each only where its conditions hold (otherwise the node's compiled
 closure is called, as in ``source``, so every run records the same entries either way):
 
-- a procedure that calls no other (the check timing): its code in place at each call, a loop on a
-  block counter of its own, its first block before the loop;
+- the blocks of each function laid out as straight code (``layout``): a block one jump reaches is
+  written at that jump, the block counter stays only for blocks several jumps reach; a block that
+  only reads hands its steps to the blocks it jumps to (one budget test where there were two);
+- a child container entered only at its begin: called with no entry node, and what it returns
+  looked up only when a jump may leave it;
+- a procedure that calls no other (the check timing): its code in place at each call; its frame
+  pushed only around code that calls out (``calls_out``);
 - an event nothing listens to: nothing at all (no test at run time); an event one card listens to:
   its firing in place (``firers.in_place``: the listener's shape - every n-th, zone, condition - is
   part of the cache key); an event several cards listen to: the scenario's own firing function;
 - rule processing, in a game without interrupt-type rules: the first scan in place, the closure
   called only when a rule applies;
 - what a branch or loop tested (traced): the witnesses' values as expressions (``witness``), a case
-  of one predicate not tested again;
-- a card move or a draw from the top of a zone: list slices on the players' zone lists, the card's
-  zone, its values reset, the ``move`` facts - when no card event (entered, left the stage) listens
-  and the game has no interrupt-type rule; a move onto or off the stage calls ``move_card`` per card;
-- resolving the only pending ability of a player, with no cost and no choice scripted for the node;
-- a player action: with options, when its next scripted choice is keyed to it, names no card and
-  takes an available option (every option's condition tested, in order, as the machine does); yes
-  or no, when a choice keyed to it answers; only something to do, always.
+  of one predicate not tested again; an event of ids and numbers as a literal (a record of
+  constants is a constant of the code);
+- card moves, draws, the only pending ability, a player action answered by its scripted choice:
+  ``placed``.
 
 Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
 scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending
-queues and zones it uses more than once through local names (a run never replaces them). ``CLOSURES``
-forces the closure tier (``source``): used by the test that compares the two tiers' records."""
+queues (the turn player's and the next's), event counts and zones it uses more than once through
+local names (a run never replaces them; seats change between turns only). ``CLOSURES`` forces the
+closure tier (``source``): used by the test that compares the two tiers' records."""
 from __future__ import annotations
 
 import ast
 import re
-from operator import attrgetter
 
 from . import firers as firing
 from . import layout
-from .abilities import ABILITY_ACTIONS, NOTHING_TO_DO
-from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
+from .placed import Placed
 from .source import Gen
-from .state import GameOver, SimulationError
+from .state import GameOver
 from .witness import tested_source
 
 CALL_OUT = re.compile(r"\b(st(?:\.\w+)+|[A-Z]+\d+|FI\[[^\]]*\])\(")  # a call in a line of code
@@ -88,12 +88,7 @@ def literal(value) -> bool:
     return value is None or type(value) in (int, bool) or (type(value) is str and re.fullmatch(r"[\w-]*", value) is not None)
 
 
-def _registered(prog, name: str, table: dict) -> bool:
-    """The action the node names is the engine's own (a program may be compiled with other actions)."""
-    return name in table and prog.action_table.get(name) is table[name]
-
-
-class Fast(Gen):
+class Fast(Placed, Gen):
     def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset(),
                  scripted: frozenset = frozenset(), shapes: frozenset = frozenset()):
         self.events, self.stray, self.scripted = events, stray, scripted
@@ -107,6 +102,7 @@ class Fast(Gen):
         g = self.game  # the nodes a jump from another container lands on (entered there, not by a marker)
         self.entered = {x for (cid, u), trs in self.transfers.items() for _, x in trs
                         if x is not None and not isinstance(u, tuple) and g.nodes[x].container != cid}
+        self.static, self.escaping = self._children()
 
     def function(self, cid: str) -> list[str]:
         lines = self.body(cid)
@@ -235,6 +231,53 @@ class Fast(Gen):
         finally:
             self.cid, self.block_of, self.block_first, self._b, self.pcv, self.inlined = saved
 
+    def _inside(self, container: str, c: str) -> bool:
+        while container is not None and container != c:
+            container = self.game.containers[container].parent
+        return container == c
+
+    def _children(self) -> tuple[set, set]:
+        """The child containers entered only at their begin, from the unit before them (``static``: their
+        block is written at that unit's jump, called with no entry node); the containers a jump leaves
+        (``escaping``: their function may return the node it jumps to)."""
+        g, static, escaping = self.game, set(), set()
+        for ch, c in g.containers.items():
+            if c.parent is None:
+                continue
+            units = self.units[c.parent]
+            before = units[units.index(("child", ch)) - 1] if ("child", ch) in units else None
+            ok = before is not None
+            for (cid, u), trs in self.transfers.items():
+                inner = self._inside(cid, ch)
+                for kind, x in trs:
+                    if x is None:
+                        continue
+                    lands = self._inside(g.nodes[x].container, ch)
+                    if inner and not lands:
+                        escaping.add(ch)
+                    if lands and not inner and not (cid == c.parent and u == before and kind == "fall" and x == c.begin):
+                        ok = False
+            if ok:
+                static.add(ch)
+        return static, escaping
+
+    def child(self, ch: str) -> list[str]:
+        """A child container entered only at its begin: called with no entry node; the node it returns
+        (a jump out of it) looked up only when it may jump out."""
+        if ch not in self.static:
+            return super().child(ch)
+        call = [f"{self.fn[ch]}(st, None)"]
+        if ch in self.escaping:
+            self.dynamic = True
+            call = [f"r = {self.fn[ch]}(st, None)", "if r is not None:", f"    t = {self.dname}.get(r)", "    if t is None:",
+                    "        return r", "    pc, e = t", "    continue"]
+        c = self.game.containers[ch]
+        if c.skip_if is None:
+            return call
+        out = [f"if {self.test(c.skip_if, self.prog.condition(c.skip_if))}:"]  # skipped when its condition holds
+        out.append(f"    o(({self.prog.index[c.begin]}, {self.const('E', ('skipped',))}))" if self.traced else "    pass")
+        return out + ["else:"] + ["    " + x for x in call]
+
     def body(self, cid: str) -> list[str]:
         """The container's function (``Gen.function``) with its blocks laid out (``layout``)."""
         prog, units = self.prog, self.units[cid]
@@ -243,7 +286,8 @@ class Fast(Gen):
         for u in units:
             if isinstance(u, tuple):
                 c = self.game.containers[u[1]]
-                fixed.add(self.block_of[u[1]])
+                if u[1] not in self.static:  # entered inside, or by a jump: behind the counter
+                    fixed.add(self.block_of[u[1]])
                 for nid in c.nodes:
                     if nid in self.leaders or nid == c.begin:
                         d[prog.index[nid]] = (self.block_of[u[1]], None if nid == c.begin else prog.index[nid])
@@ -251,12 +295,12 @@ class Fast(Gen):
                 d[prog.index[u]] = (self.block_of[u], None)
                 if u in self.entered and self.block_of[u]:  # a jump from another container lands here
                     fixed.add(self.block_of[u])
-        self.dname = self.const("D", d)
+        self.dname, self.dynamic = self.const("D", d), False
         lay = layout.Layout([self.block(b, us, len(blocks)) for b, us in enumerate(blocks)], "pc", fixed)
         body = lay.dispatch(lay.roots)
         head = [f"def {self.fn[cid]}(st, e):"] + (["    o = st.out"] if self.traced else []) + ["    L = st.listen"]
         if lay.roots == [0] and not fixed:  # one block behind the counter, entered at its head
-            if not lay.looped:
+            if not lay.looped and not self.dynamic:
                 return head + ["    " + x for x in body] + [""]
             return head + ["    while True:"] + ["        " + x for x in body] + [""]
         head += ["    if e is None:", "        pc = 0", "    else:", f"        pc, e = {self.dname}[e]", "    while True:"]
@@ -295,155 +339,6 @@ class Fast(Gen):
         if T:
             return [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('trigger', n.event, ()))}))"]
         return []
-
-    # --- actions -------------------------------------------------------------------------------------
-    def action(self, ni: int, n) -> list[str] | None:
-        a, prog = n.action, self.prog
-        cx = prog.cx
-        try:
-            if a.name == "move" and _registered(prog, "move", CARD_ACTIONS) and a.arg("which", "top") == "top":
-                count = a.arg("count")
-                n_ = cx.int(count) if count is not None else 99
-                return self.moved(cx.seat(a.arg("player")), a.arg("from"), a.arg("to"), n_, "move")
-            if a.name == "draw" and _registered(prog, "draw", CARD_ACTIONS):
-                return self.moved(cx.seat(a.arg("player")), cx.zone("deck"), cx.zone("hand"), cx.int(a.arg("count")),
-                                  "draw")
-            if a.name == "resolve_pending" and _registered(prog, "resolve_pending", ABILITY_ACTIONS):
-                return self.resolve_one(ni, n, cx.seat(a.arg("player")))
-            if (a.name == "rule_processing" and _registered(prog, "rule_processing", ABILITY_ACTIONS)
-                    and not prog.interrupt_rules):
-                # no rule applies now (the first scan finds none): nothing to do, without the call
-                scan, act = self.const("RS", prog.check_scan[0]), self.const("A", prog.actions[ni])
-                if self.traced:
-                    return [f"ev = {act}(st) if {scan}(st, 0) >= 0 else {self.const('E', NOTHING_TO_DO)}"]
-                return [f"if {scan}(st, 0) >= 0: {act}(st)"]
-        except (SimulationError, KeyError, TypeError, ValueError):
-            return None  # the closure reports it, as it does on the closure tier
-        return None
-
-    def moved(self, seat: int, frm: str, to: str, count: int, what: str) -> list[str] | None:
-        """Cards from the top of a zone to another zone (``ev``: the event of a move or a draw)."""
-        zones = self.game.zones
-        if frm not in zones or to not in zones or seat is None:
-            return None
-        if what == "draw" and self.prog.interrupt_rules:
-            return None  # an empty deck asks the interrupt-type rules first
-        T = self.traced
-        lines = [f"p = st.seat[{seat}]", "Z = st.zones[p]", f"S = Z[{frm!r}]", f"cs = S[:{count}]"]
-        if self.plain_moves and frm != to:  # what ``move_card`` does, nothing listening
-            lines += ["if cs:", "    del S[:len(cs)]"]
-            if to == self.stage:  # each card to its slot (its own if free, else the first free), in slot order
-                lines += [f"    D = Z[{to!r}]", "    for c in cs:", "        tk = {x.slot for x in D}", "        sl = c.slot",
-                          "        if sl is None or sl in tk:", "            sl = 0", "            while sl in tk:",
-                          "                sl += 1", "            c.slot = sl", "        D.append(c)",
-                          f"        if len(D) > 1 and D[-2].slot > sl: D.sort(key={self.const('SLOT', attrgetter('slot'))})"]
-            else:
-                lines += [f"    Z[{to!r}].extend(cs)", "    for c in cs:"]
-            lines.append(f"        c.zone = {to!r}")
-            if T:
-                lines.append(f"        o(('move', c.id, {frm!r}, {to!r}))")
-            if to != self.stage:
-                lines += ["        c.mods = []", "        c.damage = 0"]
-            if frm in self.prog.stateful:  # a card off a zone that keeps states has none
-                lines += ["        if c.state is not None:"] + (["            o(('state', c.id, c.state, None))"] if T else [])
-                lines.append("            c.state = None")
-        else:
-            lines += ["for c in cs:", f"    st.move_card(c, {to!r})"]
-        if not T:  # the event is only recorded
-            return lines
-        ids = "(cs[0].id,)" if count == 1 else "tuple([c.id for c in cs])"  # one card: no comprehension to run
-        if what == "draw":
-            lines.append(f"ev = ('draw', p, {ids if count != 1 else '(cs[0].id,) if cs else ()'})")
-        else:
-            lines += [f"ev = ('move', {ids}, {frm!r}, {to!r}) if cs else {self.const('E', ('nothing_to_move', frm))}"]
-        return lines
-
-    def resolve_one(self, ni: int, n, seat: int) -> list[str]:
-        """The only pending ability, without a cost, no choice scripted for the node: resolved in place;
-        anything else: the closure."""
-        a = self.const("A", self.prog.actions[ni])
-        chosen = f" and not st.choices.get({n.id!r})" if n.id in self.scripted else ""
-        # the queue's only item taken (``Queue.pop(0)``: the head moves on; a long dead head is cut off)
-        head = [f"p = st.seat[{seat}]", "q = st.pending[p]",
-                f"if q.n == 1 and not (x := q.log[q.head]).ability.cost{chosen}:", "    q.n = 0",
-                "    h = q.head = q.head + 1", "    if h > 64 and h * 2 > len(q.log): q.log, q.head = q.log[h:], 0"]
-        if not self.traced:
-            return head + ["    ab = x.ability", "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
-                           "elif q.n:", f"    {a}(st)"]
-        return head + ["    st.context()", "    ab = x.ability",
-                       "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
-                       "if ab.effect else ())",
-                       "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",
-                       "else:", f"    ev = {a}(st)"]
-
-    # --- player actions ------------------------------------------------------------------------------
-    def player(self, ni: int, n) -> list[str] | None:
-        """A player action: with options, answered by the next choice scripted for it (an available
-        option, no card); yes or no, answered by one; or only something to do: the decision in place.
-        Anything else (no choice keyed to the node, a card named, an option not available): the
-        machine's ``player``, before anything has changed."""
-        if ni in self.prog.refused:  # its actor is ambiguous: the machine refuses it (R509)
-            return None
-        if n.choices:
-            return self.options(ni, n) if n.action is None else None
-        T, prog = self.traced, self.prog
-        act = prog.actions.get(ni)
-        did = f"{self.const('A', act)}(st)" if act is not None else self.const("E", LABEL)
-        actor = f"st.seat[{prog.actor_seat[ni]}]"
-        head = [f"st.at = st.node = {ni}"] + ([f"a = {actor}"] if T else [])
-        if not n.may:  # only something to do: no decision (its action takes a choice when it needs one)
-            lines = head + [f"st.player_choice_node, st.player_choice = {n.id!r}, None"]
-            return lines + ([f"o(({ni}, {did}, a, None))"] if T else [f"{did}" if act is not None else "pass"])
-        lines = [f"lst = st.choices.get({n.id!r})", "if lst and id(lst[0]) not in st.used_choices:"]
-        lines += ["    " + x for x in head + self.taken(n)]
-        lines += ["    c = ch.card", "    st._chosen, st._chosen_by = (st.cards.get(c) if c else None), t",
-                  "    if ch.take != 'no':", f"        st.decisions[{n.id!r}] = 'yes'"]
-        lines += [f"        o(({ni}, ('does', {did}), a, 'scenario'))" if T else
-                  (f"        {did}" if act is not None else "        pass")]
-        lines += ["    else:", f"        st.decisions[{n.id!r}] = 'no'"]
-        if T:
-            lines.append(f"        o(({ni}, {self.const('E', ('declines',))}, a, 'scenario'))")
-        return lines + ["else:", f"    st.player({ni})"]
-
-    def taken(self, n, pop: str = "ch = lst.popleft()") -> list[str]:
-        """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read,
-        its answer read already)."""
-        return [pop, "st.used_choices.add(id(ch))", "t = Taken(ch, 'take')", "st.taken.append(t)",
-                f"st.player_choice_node, st.player_choice = {n.id!r}, t"]
-
-    def options(self, ni: int, n) -> list[str]:
-        tests, closures = [], False
-        for k, c in enumerate(n.choices):  # every option's condition, in order, as the machine tests them
-            if c.when is None:
-                tests.append("True")
-                continue
-            src = self.prog.source_of(c.when)
-            if src is None:
-                src, closures = f"{self.const('C', self.prog.option_when[ni][k])}(st)", True
-            tests.append(src)
-        take = self.const("K", {c.id: k for k, c in enumerate(n.choices)})
-        jump_lines = []
-        for i, c in enumerate(n.choices):
-            head = "if k == 0:" if i == 0 else ("else:" if i == len(n.choices) - 1 else f"elif k == {i}:")
-            jump_lines += [head] + ["    " + x for x in self.jump_lines(c.entry)]
-        avail = f"({', '.join(tests)},)[k]" if any(t != "True" for t in tests) else None  # the option must be available
-        if avail is not None and closures:  # a compiled test may read the chosen card: none is chosen (the choice names none)
-            lines = [f"lst = st.choices.get({n.id!r})", "k = -1", "if lst and id(lst[0]) not in st.used_choices:",
-                     "    ch = lst[0]", f"    k = -1 if ch.card else {take}.get(ch.take, -1)", "    st._chosen = None",
-                     f"    if k >= 0 and not {avail}:", "        k = -1", "if k < 0:"]
-        else:  # the next choice keyed to the node, naming an option and no card
-            lines = [f"lst = st.choices.get({n.id!r})",
-                     f"if not (lst and id(ch := lst[0]) not in st.used_choices and not ch.card and "
-                     f"(k := {take}.get(ch.take, -1)) >= 0{f' and {avail}' if avail else ''}):"]
-        lines += [f"    k = st.player({ni})", "else:"]
-        lines += ["    " + x for x in [f"st.at = st.node = {ni}"] + self.taken(n, "lst.popleft()")]
-        lines += ["    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
-        if self.traced:
-            lines.append(f"    o(({ni}, ('choose', ch.take, None), st.seat[{self.prog.actor_seat[ni]}], 'scenario'))")
-        return lines + jump_lines
-
-    def jump_lines(self, x):
-        return self.jump(self._b, x)
 
     def block(self, b: int, us: list, nblocks: int) -> list[str]:
         """The block's lines (``layout``: not indented, its jumps in this container as markers)."""
