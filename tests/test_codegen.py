@@ -74,7 +74,7 @@ def test_fast_tier_on_the_anchor_turn(params):
         slow, fast = outcome(res.game, res.scenario, True, **how), outcome(res.game, res.scenario, False, **how)
         assert fast == slow and slow[0] != "error"
     src = "".join(program_for(res.game).fast_sources.values())
-    assert "del S[" in src and "q.n = 0" in src and "Taken(ch, 'take')" in src  # each written in place
+    assert "del S[" in src and "q.n = 0" in src and "t = NEW(Taken)" in src  # each written in place
     # the check timing procedure at its calls (no call of its function), its branch's witnesses as expressions
     assert "pc1" not in src and "('has_pending', " in src  # its blocks laid out: no block counter
     assert not re.search(r"r = F\d+\(st, None\)", src)

@@ -94,7 +94,7 @@ class Fast(Placed, Gen):
         self.events, self.stray, self.scripted = events, stray, scripted
         self.shapes = {s[0]: s for s in shapes}  # the events with one listener: their firing in place
         super().__init__(prog, traced)
-        self.ns.update(Taken=Taken, GameOver=GameOver, **firing.names(prog))
+        self.ns.update(Taken=Taken, NEW=object.__new__, GameOver=GameOver, **firing.names(prog))
         cx = prog.cx
         self.stage = cx.zone_or_none("stage")
         # a card moved in place: nothing listens to a card's move, no interrupt-type rule reads it

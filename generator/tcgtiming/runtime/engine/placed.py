@@ -141,7 +141,8 @@ class Placed:
     def taken(self, n, pop: str = "ch = lst.popleft()") -> list[str]:
         """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read,
         its answer read already)."""
-        return [pop, "st.used_choices.add(id(ch))", "t = Taken(ch, 'take')", "st.taken.append(t)",
+        # a Taken made without running its __init__ (its two slots set here)
+        return [pop, "st.used_choices.add(id(ch))", "t = NEW(Taken)", "t.choice = ch", "t.read = {'take'}", "st.taken.append(t)",
                 f"st.player_choice_node, st.player_choice = {n.id!r}, t"]
 
     def options(self, ni: int, n) -> list[str]:
