@@ -21,8 +21,8 @@ class Taken:
 
     __slots__ = ("choice", "read")
 
-    def __init__(self, choice, *read: str):
-        self.choice, self.read = choice, set(read)
+    def __init__(self, choice):
+        self.choice, self.read = choice, set()
 
     def __getattr__(self, name):
         self.read.add(name)
