@@ -78,6 +78,14 @@ def test_fast_tier_on_the_anchor_turn(params):
     # the check timing procedure at its calls (no call of its function), its branch's witnesses as expressions
     assert "pc1" not in src and "('has_pending', " in src  # its blocks laid out: no block counter
     assert not re.search(r"r = F\d+\(st, None\)", src)
+    # the phases called in place with no entry node (nothing jumps into or out of them): no block counter in the turn
+    assert re.search(r"def F0\(st, e\):\n(    .*\n)*?    F2\(st, None\)\n    F3\(st, None\)\n", src)
+    # plays onto the stage and reversals off it without move_card (nothing listens); the stage kept in slot order
+    assert "st.move_card(c, 'stage')" not in src and "D.sort(key=SLOT" in src and "st.move_card(c, 'reversed')" not in src
+    # an event of ids as a literal: a record of constants built once, when the code is compiled
+    assert re.search(r"o\(\(\d+, \('begin',\)\)\)", src)
+    # the check timing's frame pushed only around what calls out (its resolve), not around its firing in place
+    assert "FR.append(" in src and not re.search(r"FR\.append\(\d+\)\n *en = EC\[", src)
     if params.tp_every and not params.ntp_every:  # one card listens to the check timing: its firing in place
         assert "EC = st.event_counts" in src and "st.firers[" not in src
 
