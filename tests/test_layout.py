@@ -116,3 +116,4 @@ def test_a_block_that_only_reads_hands_its_steps_to_its_targets():
                          "                st.out_of_steps()"]
     assert layout.pure(MIXED[1]) and not layout.pure(MIXED[0])
     assert not layout.pure_line("if C3(st):") and layout.pure_line("if (st.decisions.get('a') == 'b'):")
+    assert not layout.pure_line("if FI['x'](st, None):") and layout.pure_line("if (len(ZO[SE[1]]['hand']) > 0):")

@@ -44,8 +44,8 @@ def pure_line(line: str) -> bool:
     if x in ("", "pass", "else:") or JUMP.fullmatch(x):
         return True
     m = re.fullmatch(r"(?:if|elif) (.*):", x)
-    if m is None or "o(" in m.group(1) or ":=" in m.group(1):
-        return False
+    if m is None or "o(" in m.group(1) or ":=" in m.group(1) or re.search(r"[\])]\s*\(", m.group(1)):
+        return False  # a record, an assignment, a call of what a subscript or a call gives
     return all(c in PURE_CALLS for c in CALL.findall(m.group(1)))
 
 
