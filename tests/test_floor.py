@@ -14,7 +14,7 @@ import pytest
 
 from tcgtiming.frontend.loader import load_bytes
 from tcgtiming.frontend.pipeline import compile_document
-from tcgtiming.runtime.engine import program_for, simulate
+from tcgtiming.runtime.engine import Program, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 ANCHOR = ROOT / "benchmarks" / "anchor"
@@ -37,7 +37,7 @@ MORE = [P(5, (), 9, 1, 0, 0), P(2, (True, True), 0, 0, 2, 0), P(8, (False, True,
 def engine_runs(sc):
     res = compile_document(load_bytes(scenario_yaml(sc).encode(), "anchor.yaml"), rules=str(GAME))
     assert res.scenario is not None, [(d.code, d.message) for d in res.diagnostics]
-    prog = program_for(res.game)
+    prog = Program(res.game)  # its own (program_for's is shared: other tests read the code it keeps)
     assert tuple(prog.ids) == floor.NODES  # the records name nodes by the program's numbering
     traced = simulate(res.game, res.scenario, program=prog)
     return traced, simulate(res.game, res.scenario, program=prog, trace=False)
