@@ -35,7 +35,7 @@ class RCard:
         self.id, self.spec, self.owner, self.name = spec.id, spec, owner, spec.name
         self.base = base  # the card's values (shared by every run; never changed)
         self.state = spec.state
-        self.mods: list[tuple[str, int]] = []
+        self.mods: list[tuple[str, int]] | tuple = ()  # the modifiers in force (none: the shared empty tuple)
         self.zone: str | None = zone
         self.used = False
         self.slot: int | None = slot  # its stage position (kept when it leaves, so that it can come back there)
