@@ -27,26 +27,25 @@ _SLOT = attrgetter("slot")
 class Machine(Flow, Windows, Abilities):
     """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
 
-    # what every run starts with that is never changed in place (a run sets its own when it changes)
-    _rng = None
-    turn_index = 0
-    ssnap = None  # the stack as a cons list (newest first): an entry's O(1) snapshot
-    attack = None
-    combat = None  # a combat with several attackers and blockers (``melee``)
-    attacks_this_turn = 0
-    damage_left = 0
-    _chosen: RCard | None = None  # the card chosen at the last decision (Flow.chosen), and the choice
-    _chosen_by = None  # that chose it
-    result = "ongoing"
-    priority: str | None = None
-    window_state = None
-    in_interrupt = False
-    rule_key: str | None = None
-    policy_decisions = 0
-    player_choice_node: str | None = None
-    player_choice = None
-    at = 0  # the node being run (for entries made inside its work; kept up to date with the trace)
-    node = 0  # the latest decision's node (player action, window, for-each): the state's position
+    # what every run starts with (set by the scenario's setup code, ``template``): name -> value, a constant
+    START = (
+        ("_rng", None), ("turn_index", 0),
+        ("ssnap", None),  # the stack as a cons list (newest first): an entry's O(1) snapshot
+        ("attack", None), ("combat", None),  # a single attack; a combat with several attackers and blockers (``melee``)
+        ("attacks_this_turn", 0), ("damage_left", 0),
+        ("_chosen", None), ("_chosen_by", None),  # the card chosen at the last decision (Flow.chosen), the choice that chose it
+        ("result", "ongoing"), ("priority", None), ("window_state", None), ("in_interrupt", False), ("rule_key", None),
+        ("policy_decisions", 0), ("player_choice_node", None), ("player_choice", None),
+        ("at", 0),  # the node being run (for entries made inside its work; kept up to date with the trace)
+        ("node", 0),  # the latest decision's node (player action, window, for-each): the state's position
+    )
+    # the run state the program's code reads most, in slots (read faster than from the instance's dict,
+    # which keeps the rest: what a part of the machine sets only when it needs it)
+    __slots__ = ("prog", "sc", "strict", "policy", "left", "out", "ring", "explorer", "setup", "players", "names",
+                 "zone_order", "stateful", "first_turn", "deck", "stage", "zones", "cards", "listen", "seat", "order",
+                 "pending", "queues", "stack", "revealed", "decisions", "event_counts", "losers", "frames", "loops", "vars",
+                 "values", "choices", "by_timing", "used_choices", "all_choices", "taken", "firers") + tuple(
+                     name for name, _ in START)
 
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
                  ring=None, explorer=None):
@@ -61,8 +60,7 @@ class Machine(Flow, Windows, Abilities):
         # players, seats and turn order; the cards, zones (player -> zone -> cards), cards by id and the index
         # of auto abilities by event ((card, ability, every, zone, own card only, condition), in the order of
         # the scenario's cards); pending queues, the stack, the players' values; the scripted choices by node
-        self.zones: dict[str, dict[str, list[RCard]]]
-        builder(setup)(self)
+        builder(setup, self.START)(self)
 
     @property
     def rng(self) -> random.Random:

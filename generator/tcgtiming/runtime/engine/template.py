@@ -73,11 +73,12 @@ def rotation(players: list, tp) -> tuple[list, list]:
     return order, [order[0], order[1] if len(order) > 1 else order[0], None, None] + order[2:]
 
 
-def builder(setup: Setup):
-    """The function ``start(st)`` that gives a machine the scenario's starting state."""
+def builder(setup: Setup, start: tuple = ()):
+    """The function ``start(st)`` that gives a machine the scenario's starting state; ``start``: the
+    constants every run starts with, (name, value)."""
     fn = setup.__dict__.get("_build")
     if fn is None:
-        fn = setup.__dict__["_build"] = _make(setup)
+        fn = setup.__dict__["_build"] = _make(setup, start)
     return fn
 
 
@@ -144,7 +145,7 @@ def _cards(setup: Setup, ns: dict) -> list[str]:
     return lines
 
 
-def _make(setup: Setup):
+def _make(setup: Setup, start: tuple):
     ns: dict = {"RCard": RCard, "Queue": Queue, "new": object.__new__, "deque": deque}
 
     def name(value, prefix: str) -> str:
@@ -155,6 +156,7 @@ def _make(setup: Setup):
     # what every run shares (never changed in place)
     lines = [f"st.{a} = {name(getattr(setup, a), 'K')}" for a in ("players", "names", "zone_order", "stateful")]
     lines += [f"st.{a} = {getattr(setup, a)!r}" for a in ("first_turn", "deck", "stage")]
+    lines += [f"st.{a} = {v!r}" for a, v in start]
     lines += _cards(setup, ns)
     made = "made[{}]" if "SPECS" in ns else "c{}"
     listen = []
