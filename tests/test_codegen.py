@@ -103,4 +103,4 @@ def test_setup_code_and_setup_loop_start_the_same_run(path, monkeypatch):
     game, sc = load(path)  # a new scenario: its set-up made again
     monkeypatch.setattr(template, "CODE_CARDS", 0)
     assert outcome(game, sc, False, strict=True) == coded
-    assert "made = [RCard(" in template.builder(program_for(game).setup(sc)).source  # the cards made by the loop
+    assert "made = [card(" in template.builder(program_for(game).setup(sc)).source  # the cards made by the loop

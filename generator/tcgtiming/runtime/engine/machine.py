@@ -27,7 +27,8 @@ _SLOT = attrgetter("slot")
 class Machine(Flow, Windows, Abilities):
     """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
 
-    # what every run starts with (set by the scenario's setup code, ``template``): name -> value, a constant
+    # what every run starts with (set by the scenario's setup code, ``template``): name -> a constant (a
+    # container written as a display: made new by each run)
     START = (
         ("_rng", None), ("turn_index", 0),
         ("ssnap", None),  # the stack as a cons list (newest first): an entry's O(1) snapshot
@@ -38,6 +39,7 @@ class Machine(Flow, Windows, Abilities):
         ("policy_decisions", 0), ("player_choice_node", None), ("player_choice", None),
         ("at", 0),  # the node being run (for entries made inside its work; kept up to date with the trace)
         ("node", 0),  # the latest decision's node (player action, window, for-each): the state's position
+        ("play_turn", -1), ("play_counts", {}), ("pay_with", ()),  # the plays of a turn (``Windows.count_play``)
     )
     # the run state the program's code reads most, in slots (read faster than from the instance's dict,
     # which keeps the rest: what a part of the machine sets only when it needs it)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 
 from .melee import start_values
-from .state import Queue, RCard
+from .state import Queue, RCard, card
 
 CODE_CARDS = 256
 
@@ -86,8 +86,9 @@ _UNSET = object()
 
 
 def _fresh(var: str, proto, known: dict, call: str) -> list[str]:
-    """Lines that make an object like ``proto`` (of a class with slots) slot by slot - an object
-    without its ``__init__`` call, twice as fast - where each value is a constant, a name of
+    """Lines that make an object like ``proto`` (of a class with slots) slot by slot - the class
+    called with no ``__init__`` of its own, or an object without its ``__init__`` call: twice as fast
+    as the call - where each value is a constant, a name of
     ``known`` (id -> name: a shared, never changed value) or a new empty list; else ``call``."""
     sets = []
     for name in type(proto).__slots__:
@@ -102,7 +103,8 @@ def _fresh(var: str, proto, known: dict, call: str) -> list[str]:
             sets.append(f"{var}.{name} = []")
         else:
             return [f"{var} = {call}"]
-    return [f"{var} = new({type(proto).__name__})"] + sets
+    cls = type(proto).__name__
+    return [f"{var} = {cls}()" if type(proto).__init__ is object.__init__ else f"{var} = new({cls})"] + sets
 
 
 def _literal(v) -> bool:
@@ -120,7 +122,7 @@ def _cards(setup: Setup, ns: dict) -> list[str]:
     specs = [(pid, z, spec, base, slot) for pid, layout in setup.zones for z, row in layout for spec, base, slot in row]
     if len(specs) > CODE_CARDS:
         ns["SPECS"], ns["LAYOUT"] = specs, tuple((pid, tuple((z, len(row)) for z, row in layout)) for pid, layout in setup.zones)
-        return ["made = [RCard(spec, pid, base, z, slot) for pid, z, spec, base, slot in SPECS]",
+        return ["made = [card(spec, pid, base, z, slot) for pid, z, spec, base, slot in SPECS]",
                 "zones, k = {}, 0",
                 "for pid, layout in LAYOUT:",
                 "    zs = zones[pid] = {}",
@@ -133,7 +135,7 @@ def _cards(setup: Setup, ns: dict) -> list[str]:
     for k, (pid, z, spec, base, slot) in enumerate(specs):
         ns[f"S{k}"], ns[f"B{k}"] = spec, base
         known = {id(spec): f"S{k}", id(base): f"B{k}"}
-        lines += _fresh(f"c{k}", RCard(spec, pid, base, z, slot), known, f"RCard(S{k}, {pid!r}, B{k}, {z!r}, {slot!r})")
+        lines += _fresh(f"c{k}", card(spec, pid, base, z, slot), known, f"card(S{k}, {pid!r}, B{k}, {z!r}, {slot!r})")
         by_zone.setdefault(pid, {}).setdefault(z, []).append(f"c{k}")
     zones = []
     for pid, layout in setup.zones:
@@ -146,7 +148,7 @@ def _cards(setup: Setup, ns: dict) -> list[str]:
 
 
 def _make(setup: Setup, start: tuple):
-    ns: dict = {"RCard": RCard, "Queue": Queue, "new": object.__new__, "deque": deque}
+    ns: dict = {"RCard": RCard, "card": card, "Queue": Queue, "new": object.__new__, "deque": deque}
 
     def name(value, prefix: str) -> str:
         key = f"{prefix}{len(ns)}"
