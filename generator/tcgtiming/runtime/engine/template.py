@@ -63,14 +63,14 @@ class Setup:
         self.first = rotation(self.players, scenario.turn_player)
 
 
-def rotation(players: list, tp) -> tuple[list, list]:
+def rotation(players: list, tp) -> tuple[tuple, list]:
     """The players in turn order from the turn player (the first player if ``tp`` is none of them),
     and the seats: the turn player (seat 0), the next in turn order (seat 1; with one player, the
     same), seats 2 and 3 free (bound while an ability or a rule process is done), and with more than
     two players the ones after that (seats 4, 5, ...)."""
     i = players.index(tp) if tp in players else 0
-    order = players[i:] + players[:i]
-    return order, [order[0], order[1] if len(order) > 1 else order[0], None, None] + order[2:]
+    order = tuple(players[i:] + players[:i])
+    return order, [order[0], order[1] if len(order) > 1 else order[0], None, None, *order[2:]]
 
 
 def builder(setup: Setup, start: tuple = ()):
