@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tcgtiming.frontend.pipeline import compile_file
-from tcgtiming.runtime.engine import program_for, simulate, template
+from tcgtiming.runtime.engine import SimulationError, program_for, simulate, template
 from tcgtiming.runtime.engine.state import Queue, RCard
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,3 +112,22 @@ def test_a_run_does_not_leak_into_the_next(path):
     setup = prog.setup(sc)
     assert setup.players == [p[0] for p in sc.players] and setup.all_choices is sc.choices
     assert all(base == dict(spec.stats) for _, layout in setup.zones for _, row in layout for spec, base, _ in row)
+
+
+RULINGS = sorted((ROOT / "rules").glob("*/rulings/*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS + RULINGS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
+def test_the_run_state_is_in_slots(path):
+    """What a run sets on its machine is in ``Machine.__slots__`` (its constants at the start in
+    ``Machine.START``): nothing goes to the instance's dict, whose reads the program's code would pay
+    for (the runs traced and not, strict and with each policy)."""
+    res = compile_file(path, str(path.relative_to(ROOT)))
+    game, sc = res.game, res.scenario if res.scenario is not None else res.ruling.scenario
+    prog = program_for(game, len(sc.players))
+    for how in (dict(strict=True), dict(trace=False), dict(policy="random"), dict(policy="first", trace=False)):
+        try:
+            st = simulate(game, sc, program=prog, **how).machine
+        except SimulationError:
+            continue
+        assert not vars(st), f"set outside the machine's slots: {sorted(vars(st))}"
