@@ -73,7 +73,9 @@ def test_two_runs_share_no_mutable_state(path, loop, monkeypatch):
     pa, pb = parts(a.machine), parts(b.machine)
     assert any(isinstance(v, RCard) for v in pa.values())  # the walk reaches the cards
     shared = pa.keys() & pb.keys()
-    assert not shared, [type(pa[i]).__name__ for i in shared]
+    where = sorted({n for n, v in state_of(a.machine).items() if mutable_parts(v, {}).keys() & shared})
+    # a value made once per scenario that no run changes may be shared: then name it in SHARED
+    assert not shared, f"both runs hold the same {sorted({type(pa[i]).__name__ for i in shared})} in {where}"
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
@@ -130,4 +132,4 @@ def test_the_run_state_is_in_slots(path):
             st = simulate(game, sc, program=prog, **how).machine
         except SimulationError:
             continue
-        assert not vars(st), f"set outside the machine's slots: {sorted(vars(st))}"
+        assert not vars(st), f"add to Machine.__slots__ (a starting value: to Machine.START): {sorted(vars(st))}"
