@@ -27,7 +27,7 @@ class Setup:
         cx, game = prog.cx, prog.game
         self.players = [p[0] for p in scenario.players]
         self.names = {p[0]: p[1] for p in scenario.players}
-        self.first_turn, self.turn_player = scenario.first_turn, scenario.turn_player
+        self.first_turn = scenario.first_turn
         self.deck, self.stage = cx.zone_or_none("deck"), cx.zone_or_none("stage")
         self.stateful = prog.stateful
         self.zone_order = {z: i for i, z in enumerate(game.zones)}
