@@ -24,8 +24,8 @@ The modules, by concern:
 ``layout``      the fast tier's blocks as straight code (the step budget's count kept exact)
 ``placed``      moves, draws, pending abilities and scripted decisions written in place
 ``firers``      a scenario's firing functions, one per event its cards listen to
-``template``    a scenario's starting state (cards, zones, listeners) as code
-``machine``     ``Machine``: the run state and its services (moves, facts, budget, fingerprint)
+``template``    a scenario's starting state, worked out once (``Setup``), made new for each run by code
+``machine``     ``Machine``: the run state (in slots) and its services (moves, facts, budget, fingerprint)
 ``flow``        decisions; player actions, for-each, the end of the game
 ``windows``     priority windows and the stack
 ``abilities``   events and triggered abilities, rule processing, pending abilities

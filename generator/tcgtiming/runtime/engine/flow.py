@@ -4,8 +4,6 @@ player actions and their decisions, for-each, the end of the game; and the scrip
 decisions themselves."""
 from __future__ import annotations
 
-from collections import deque
-
 from ...core.text import cond_text
 from .cards import LABEL
 from .state import GameOver, SimulationError
@@ -33,14 +31,10 @@ class Flow:
     """Decisions and the node kinds with one (a part of ``Machine``)."""
 
     # --- decisions --------------------------------------------------------------------------------
-    def script(self, grouped, by_timing: bool) -> None:
-        """The scenario's choices, by node (``None``: the choices answering decisions in order);
-        ``by_timing``: some are keyed by a phase or step."""
-        self.choices = {at: deque(chs) for at, chs in grouped}
-        self.by_timing = by_timing
-        self.used_choices: set = set()
-        self.all_choices = self.sc.choices
-        self.taken: list = []  # the choices taken, each watching which of its data the run reads
+    # the run's scripted choices (set by the scenario's setup code, ``template``): ``choices``, node ->
+    # the choices keyed to it, a deque taken in order (``None``: the choices answering decisions in
+    # order); ``by_timing``: some are keyed by a phase or step; ``used_choices``: the ids of those taken;
+    # ``all_choices``: the scenario's; ``taken``: each choice taken, watching which of its data the run reads
 
     def next_choice(self, node_id, decision: bool = False, forced: bool = False):
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in

@@ -16,8 +16,7 @@ from operator import attrgetter
 from ...core.scenario import Scenario
 from .abilities import Abilities
 from .flow import Flow
-from .melee import start_values
-from .state import OutOfSteps, Queue, RCard, SimulationError
+from .state import OutOfSteps, RCard, SimulationError
 from .template import builder
 from .windows import Windows
 
@@ -28,59 +27,42 @@ _SLOT = attrgetter("slot")
 class Machine(Flow, Windows, Abilities):
     """The run state of a scenario on a game's ``Program``; ``out`` takes the record stream (None: no trace)."""
 
-    # what every run starts with that is never changed in place (a run sets its own when it changes)
-    _rng = None
-    turn_index = 0
-    ssnap = None  # the stack as a cons list (newest first): an entry's O(1) snapshot
-    attack = None
-    combat = None  # a combat with several attackers and blockers (``melee``)
-    attacks_this_turn = 0
-    damage_left = 0
-    _chosen: RCard | None = None  # the card chosen at the last decision (Flow.chosen), and the choice
-    _chosen_by = None  # that chose it
-    result = "ongoing"
-    priority: str | None = None
-    window_state = None
-    in_interrupt = False
-    rule_key: str | None = None
-    policy_decisions = 0
-    player_choice_node: str | None = None
-    player_choice = None
-    at = 0  # the node being run (for entries made inside its work; kept up to date with the trace)
-    node = 0  # the latest decision's node (player action, window, for-each): the state's position
+    # what every run starts with (set by the scenario's setup code, ``template``): name -> a constant (a
+    # container written as a display: made new by each run)
+    START = (
+        ("_rng", None), ("turn_index", 0),
+        ("ssnap", None),  # the stack as a cons list (newest first): an entry's O(1) snapshot
+        ("attack", None), ("combat", None),  # a single attack; a combat with several attackers and blockers (``melee``)
+        ("attacks_this_turn", 0), ("damage_left", 0),
+        ("_chosen", None), ("_chosen_by", None),  # the card chosen at the last decision (Flow.chosen), the choice that chose it
+        ("result", "ongoing"), ("priority", None), ("window_state", None), ("in_interrupt", False), ("rule_key", None),
+        ("policy_decisions", 0), ("player_choice_node", None), ("player_choice", None),
+        ("at", 0),  # the node being run (for entries made inside its work; kept up to date with the trace)
+        ("node", 0),  # the latest decision's node (player action, window, for-each): the state's position
+        ("play_turn", -1), ("play_counts", {}), ("pay_with", ()),  # the plays of a turn (``Windows.count_play``)
+    )
+    # the run state the program's code reads most, in slots (read faster than from the instance's dict,
+    # which keeps the rest: what a part of the machine sets only when it needs it)
+    __slots__ = ("prog", "sc", "strict", "policy", "left", "out", "ring", "explorer", "setup", "players", "names",
+                 "zone_order", "stateful", "first_turn", "deck", "stage", "zones", "cards", "listen", "seat", "order",
+                 "pending", "queues", "stack", "revealed", "decisions", "event_counts", "losers", "frames", "loops", "vars",
+                 "values", "choices", "by_timing", "used_choices", "all_choices", "taken", "firers") + tuple(
+                     name for name, _ in START)
 
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
                  ring=None, explorer=None):
         self.prog, self.sc, self.strict = prog, scenario, strict
         self.policy = policy or scenario.policy
-        setup = prog.setup(scenario)  # what every run of the scenario starts from, worked out once
-        self.players, self.names = setup.players, setup.names
-        self.first_turn = scenario.first_turn
-        self.deck, self.stage, self.zone_order = setup.deck, setup.stage, setup.zone_order
-        self.stateful = prog.stateful  # the zones whose cards keep a state (the rule file's keeps_state)
-        # the cards, zones (player -> zone -> cards), cards by id and the index of auto abilities by event
-        # ((card, ability, every, zone, own card only, condition), in the order of the scenario's cards):
-        # made by the scenario's setup code (``template``)
-        self.zones: dict[str, dict[str, list[RCard]]]
-        builder(setup)(self)
-        self.seat = [None, None, None, None] + [None] * (len(self.players) - 2)
-        self.seat_order(scenario.turn_player)
-        self.pending = pending = {p: Queue() for p in self.players}
-        self.stack: list = []
-        self.revealed: list[RCard] = []
-        self.decisions: dict[str, str] = {}
-        self.event_counts: dict[str, int] = {}
-        self.losers: list[str] = []
-        self.values = start_values(prog.game, scenario)  # player -> player value (life) -> number
-        self.frames: list[int] = []  # the call nodes of the procedures being run
-        self.loops: dict[str, int] = {}
-        self.vars: dict[str, str] = {}
-        self.script(setup.choices, setup.by_timing)
         self.left = scenario.max_steps  # steps left in the budget
         self.out = out  # the record stream (None: no trace)
-        self.queues = [pending[p] for p in self.players]
         self.ring = ring  # the recent records, when a run is repeated to name the cycle it is caught in
         self.explorer = explorer  # answers the unscripted decisions in an exploration (``runtime.explore``)
+        self.setup = setup = prog.setup(scenario)  # what every run of the scenario starts from, worked out once
+        # the rest of the run state, new for this run, made by the scenario's setup code (``template``): the
+        # players, seats and turn order; the cards, zones (player -> zone -> cards), cards by id and the index
+        # of auto abilities by event ((card, ability, every, zone, own card only, condition), in the order of
+        # the scenario's cards); pending queues, the stack, the players' values; the scripted choices by node
+        builder(setup, self.START)(self)
 
     @property
     def rng(self) -> random.Random:
@@ -96,15 +78,10 @@ class Machine(Flow, Windows, Abilities):
         return ps[(ps.index(pid) + 1) % len(ps)]
 
     def seat_order(self, tp: str) -> None:
-        """The seats from the turn player: the turn player, the next in turn order (seat 1), and with
-        more than two players the ones after that (seats 4, 5, ...); ``order``: the players in turn
-        order from the turn player."""
-        ps = self.players
-        i = ps.index(tp) if tp in ps else 0
-        self.order = order = ps[i:] + ps[:i]
-        seat = self.seat
-        seat[0], seat[1] = order[0], order[1] if len(order) > 1 else order[0]
-        seat[4:] = order[2:]
+        """The seats from the turn player (``template.rotation``, worked out once per scenario); ``order``:
+        the players in turn order from the turn player. The seat list stays the same object (the
+        program's code reads it through local names)."""
+        self.order, self.seat[:] = self.setup.rounds[tp]
 
     def who(self, pid: str | None) -> str:
         return "-" if pid is None else f"{self.names[pid]} ({pid})"
@@ -151,7 +128,7 @@ class Machine(Flow, Windows, Abilities):
         if self.out is not None:
             self.out(("move", card.id, came_from, to))
         if to != stage:
-            card.mods = []
+            card.mods = ()
             card.damage = 0
         if came_from in self.stateful and to != came_from and card.state is not None:
             self.set_state(card, None)  # e.g. a card off the stage is neither standing, rested nor reversed
@@ -182,7 +159,10 @@ class Machine(Flow, Windows, Abilities):
 
     def modify(self, card: RCard, stat: str, by: int) -> None:
         old = card.stat(stat)
-        card.mods.append((stat, by))
+        if card.mods:
+            card.mods.append((stat, by))
+        else:  # none in force: the shared empty tuple (or an empty list), replaced by a list of its own
+            card.mods = [(stat, by)]
         if self.out is not None:
             self.out(("stat", card.id, stat, old, old + by))
 
@@ -278,12 +258,11 @@ class Machine(Flow, Windows, Abilities):
 
     # --- turns -----------------------------------------------------------------------------------
     def end_of_turn(self) -> None:
-        for pid in self.players:
-            for z in self.zones[pid].values():
-                for c in z:
-                    if c.mods:  # a card without modifiers keeps its empty list (no allocation per card and turn)
-                        c.mods = []
-                    c.used = False
+        for c in self.cards.values():  # every card is in one zone (no two places: the scenario's check)
+            if c.mods:
+                c.mods = ()
+            if c.used:
+                c.used = False
         if self.prog.game.roles_swap:  # the turn passes to the next player in turn order
             self.seat_order(self.order[1])
         self.attacks_this_turn = 0

@@ -17,6 +17,7 @@ from .context import AMBIGUOUS, Cx
 from .effects import EFFECTS
 from .melee import MELEE_ACTIONS
 from .state import Registry, SimulationError
+from .template import Setup
 from .windows import WINDOW_ACTIONS
 
 # what the names of a rule file and a scenario run: name -> compiler
@@ -204,44 +205,6 @@ class Program:
             from .source import build
             fn = self._turn[traced] = build(self, traced)
         return fn
-
-
-class Setup:
-    """A scenario's starting point in the program's terms: players, each zone's cards (with their
-    values and stage positions), the auto abilities by event (card index, ability), the choices by
-    node."""
-
-    def __init__(self, prog: Program, scenario):
-        cx, game = prog.cx, prog.game
-        self.players = [p[0] for p in scenario.players]
-        self.names = {p[0]: p[1] for p in scenario.players}
-        self.deck, self.stage = cx.zone_or_none("deck"), cx.zone_or_none("stage")
-        self.zone_order = {z: i for i, z in enumerate(game.zones)}
-        zones, listen, i = [], {}, 0
-        for pid, _, given in scenario.players:
-            given = dict(given)
-            layout = []
-            for z in game.zones:
-                cards = []
-                for k, cid in enumerate(given.get(z, ())):
-                    if cid is None:  # an empty stage slot
-                        continue
-                    spec = scenario.cards[cid]
-                    cards.append((spec, dict(spec.stats), k if z == self.stage else None))
-                    for ab in spec.abilities:
-                        if ab.kind == "auto" and ab.event is not None:
-                            listen.setdefault(ab.event, []).append(
-                                (i, ab, ab.every, ab.zone, ab.subject == "self", ab.condition))
-                    i += 1
-                layout.append((z, tuple(cards)))
-            zones.append((pid, tuple(layout)))
-        self.zones = tuple(zones)
-        self.listen = tuple((ev, tuple(items)) for ev, items in listen.items())
-        grouped: dict = {}
-        for ch in scenario.choices:
-            grouped.setdefault(ch.at, []).append(ch)
-        self.choices = tuple((at, tuple(chs)) for at, chs in grouped.items())
-        self.by_timing = any(at in game.containers for at in grouped)  # some choices are keyed by a phase or step
 
 
 _CACHE: OrderedDict = OrderedDict()

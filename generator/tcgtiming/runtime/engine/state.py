@@ -29,17 +29,9 @@ class OutOfSteps(Exception):
 
 
 class RCard:
-    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot", "damage", "base", "name")
+    """A card in a run (made by ``card``; the scenario's setup code sets its slots directly)."""
 
-    def __init__(self, spec, owner, base, zone=None, slot=None):
-        self.id, self.spec, self.owner, self.name = spec.id, spec, owner, spec.name
-        self.base = base  # the card's values (shared by every run; never changed)
-        self.state = spec.state
-        self.mods: list[tuple[str, int]] = []
-        self.zone: str | None = zone
-        self.used = False
-        self.slot: int | None = slot  # its stage position (kept when it leaves, so that it can come back there)
-        self.damage = 0  # damage dealt to it and not yet reset
+    __slots__ = ("id", "spec", "owner", "state", "mods", "zone", "used", "slot", "damage", "base", "name")
 
     def stat(self, name: str) -> int:
         v = self.base.get(name, 0)
@@ -47,6 +39,20 @@ class RCard:
             if k == name:
                 v += x
         return v
+
+
+def card(spec, owner, base, zone=None, slot=None) -> RCard:
+    """A card as a run starts it: the spec's id, name and state, no modifiers, unused, undamaged."""
+    c = RCard()
+    c.id, c.spec, c.owner, c.name = spec.id, spec, owner, spec.name
+    c.base = base  # the card's values (shared by every run; never changed)
+    c.state = spec.state
+    c.mods = ()  # the modifiers in force: [(stat, by), ...] (none: the shared empty tuple)
+    c.zone = zone
+    c.used = False
+    c.slot = slot  # its stage position (kept when it leaves, so that it can come back there)
+    c.damage = 0  # damage dealt to it and not yet reset
+    return c
 
 
 def engine_ability(kind: str, card_id: str, effect: tuple = (), arg: str | None = None) -> Ability:

@@ -1,88 +1,189 @@
-"""A scenario's starting state as code: one function per scenario (made at its first run, cached on
-its ``Setup``) that makes the run's cards and fills the machine's zones (player -> zone -> cards),
-cards by id and index of auto abilities by event, as straight-line code (no per-run loops over the
-setup); a scenario of more than ``CODE_CARDS`` cards, by a loop."""
+"""A scenario's starting state as code. ``Setup`` works out once per scenario what every run of it
+starts from (players, seats, each zone's cards with their values, the listeners, the choices by
+node, the players' values); ``builder`` turns it into one function (made at the scenario's first
+run, cached on its ``Setup``) that gives a new machine its whole run state as straight-line code:
+new cards, zones (player -> zone -> cards), cards by id, the index of auto abilities by event,
+seats, pending queues, the scripted choices and the empty containers a run fills. Nothing mutable
+is shared between two runs: every list, dict, queue and card is made again by each call; what is
+shared (specs, card values, choice tuples, the players) is never changed in place. A scenario of
+more than ``CODE_CARDS`` cards makes its cards by a loop (the code would take longer to compile
+than to run)."""
 from __future__ import annotations
 
-from .state import RCard
+from collections import deque
+
+from .melee import start_values
+from .state import Queue, RCard, card
+
+CODE_CARDS = 256
 
 
-CODE_CARDS = 256  # a larger scenario is set up by a loop (the code would take longer to compile than to run)
+class Setup:
+    """A scenario's starting point in the program's terms: players, each zone's cards (with their
+    values and stage positions), the auto abilities by event (card index, ability), the choices by
+    node, the players' starting values, and the seats and turn order from each turn player."""
+
+    def __init__(self, prog, scenario):
+        cx, game = prog.cx, prog.game
+        self.players = [p[0] for p in scenario.players]
+        self.names = {p[0]: p[1] for p in scenario.players}
+        self.first_turn = scenario.first_turn
+        self.deck, self.stage = cx.zone_or_none("deck"), cx.zone_or_none("stage")
+        self.stateful = prog.stateful
+        self.zone_order = {z: i for i, z in enumerate(game.zones)}
+        zones, listen, i = [], {}, 0
+        for pid, _, given in scenario.players:
+            given = dict(given)
+            layout = []
+            for z in game.zones:
+                cards = []
+                for k, cid in enumerate(given.get(z, ())):
+                    if cid is None:  # an empty stage slot
+                        continue
+                    spec = scenario.cards[cid]
+                    cards.append((spec, dict(spec.stats), k if z == self.stage else None))
+                    for ab in spec.abilities:
+                        if ab.kind == "auto" and ab.event is not None:
+                            listen.setdefault(ab.event, []).append(
+                                (i, ab, ab.every, ab.zone, ab.subject == "self", ab.condition))
+                    i += 1
+                layout.append((z, tuple(cards)))
+            zones.append((pid, tuple(layout)))
+        self.zones = tuple(zones)
+        self.listen = tuple((ev, tuple(items)) for ev, items in listen.items())
+        grouped: dict = {}
+        for ch in scenario.choices:
+            grouped.setdefault(ch.at, []).append(ch)
+        self.choices = tuple((at, tuple(chs)) for at, chs in grouped.items())
+        self.by_timing = any(at in game.containers for at in grouped)  # some choices are keyed by a phase or step
+        self.all_choices = scenario.choices
+        self.values = start_values(game, scenario)  # a model: each run starts from a copy
+        # from each turn player: the players in turn order from them, and the seats they fill
+        self.rounds = {pid: rotation(self.players, pid) for pid in self.players}
+        self.first = rotation(self.players, scenario.turn_player)
 
 
-def builder(setup):
+def rotation(players: list, tp) -> tuple[tuple, list]:
+    """The players in turn order from the turn player (the first player if ``tp`` is none of them),
+    and the seats: the turn player (seat 0), the next in turn order (seat 1; with one player, the
+    same), seats 2 and 3 free (bound while an ability or a rule process is done), and with more than
+    two players the ones after that (seats 4, 5, ...)."""
+    i = players.index(tp) if tp in players else 0
+    order = tuple(players[i:] + players[:i])
+    return order, [order[0], order[1] if len(order) > 1 else order[0], None, None, *order[2:]]
+
+
+def builder(setup: Setup, start: tuple = ()):
+    """The function ``start(st)`` that gives a machine the scenario's starting state; ``start``: the
+    constants every run starts with, (name, value)."""
     fn = setup.__dict__.get("_build")
     if fn is None:
-        cards = sum(len(specs) for _, layout in setup.zones for _, specs in layout)
-        fn = setup.__dict__["_build"] = _make(setup) if cards <= CODE_CARDS else _loop(setup)
+        fn = setup.__dict__["_build"] = _make(setup, start)
     return fn
-
-
-def _loop(setup):
-    def build(st):
-        st.zones, st.cards, made = {}, {}, []
-        for pid, layout in setup.zones:
-            zones = st.zones[pid] = {}
-            for z, specs in layout:
-                here = zones[z] = [RCard(spec, pid, base, z, slot) for spec, base, slot in specs]
-                made += here
-        for card in made:
-            st.cards[card.id] = card
-        st.listen = {ev: [(made[it[0]],) + it[1:] for it in items] for ev, items in setup.listen}
-    return build
 
 
 _UNSET = object()
 
 
-def _card(k: int, proto, spec, base, pid, z, slot) -> list[str]:
-    """A card as the run starts it: its slots set one by one from the values a card made by
-    ``RCard`` has (constants, the shared spec and values, a new empty list), twice as fast as the
-    call; a value of another kind: the call."""
+def _fresh(var: str, proto, known: dict, call: str) -> list[str]:
+    """Lines that make an object like ``proto`` (of a class with slots) slot by slot - the class
+    called with no ``__init__`` of its own, or an object without its ``__init__`` call: twice as fast
+    as the call - where each value is a constant, a name of
+    ``known`` (id -> name: a shared, never changed value) or a new empty list; else ``call``."""
     sets = []
-    for name in RCard.__slots__:
+    for name in type(proto).__slots__:
         v = getattr(proto, name, _UNSET)
         if v is _UNSET:  # a slot the call leaves unset stays unset
             continue
-        if v is spec:
-            sets.append(f"c{k}.{name} = S{k}")
-        elif v is base:
-            sets.append(f"c{k}.{name} = B{k}")
-        elif v is None or type(v) in (str, int, bool):
-            sets.append(f"c{k}.{name} = {v!r}")
+        if id(v) in known:
+            sets.append(f"{var}.{name} = {known[id(v)]}")
+        elif v is None or type(v) in (str, int, bool) or (type(v) is tuple and not v):
+            sets.append(f"{var}.{name} = {v!r}")
         elif type(v) is list and not v:
-            sets.append(f"c{k}.{name} = []")
+            sets.append(f"{var}.{name} = []")
         else:
-            return [f"    c{k} = R(S{k}, {pid!r}, B{k}, {z!r}, {slot!r})"]
-    return [f"    c{k} = new(R)"] + ["    " + x for x in sets]
+            return [f"{var} = {call}"]
+    cls = type(proto).__name__
+    return [f"{var} = {cls}()" if type(proto).__init__ is object.__init__ else f"{var} = new({cls})"] + sets
 
 
-def _make(setup):
-    ns: dict = {"R": RCard, "new": object.__new__}
-    lines = ["def build(st):"]
-    made, zones = [], []
+def _literal(v) -> bool:
+    """A value its repr writes back exactly, made new by the code that reads it (a dict, a list)."""
+    if v is None or type(v) in (str, int, bool):
+        return True
+    if type(v) in (dict, list, tuple):
+        items = v.items() if type(v) is dict else ((x, None) for x in v)
+        return all(_literal(k) and _literal(x) for k, x in items)
+    return False
+
+
+def _cards(setup: Setup, ns: dict) -> list[str]:
+    """The lines that make the cards (``c0``, ``c1``, ... or the list ``made``), the zones and cards by id."""
+    specs = [(pid, z, spec, base, slot) for pid, layout in setup.zones for z, row in layout for spec, base, slot in row]
+    if len(specs) > CODE_CARDS:
+        ns["SPECS"], ns["LAYOUT"] = specs, tuple((pid, tuple((z, len(row)) for z, row in layout)) for pid, layout in setup.zones)
+        return ["made = [card(spec, pid, base, z, slot) for pid, z, spec, base, slot in SPECS]",
+                "zones, k = {}, 0",
+                "for pid, layout in LAYOUT:",
+                "    zs = zones[pid] = {}",
+                "    for z, n in layout:",
+                "        zs[z] = made[k:k + n]",
+                "        k += n",
+                "st.zones = zones",
+                "st.cards = {c.id: c for c in made}"]
+    lines, by_zone = [], {}
+    for k, (pid, z, spec, base, slot) in enumerate(specs):
+        ns[f"S{k}"], ns[f"B{k}"] = spec, base
+        known = {id(spec): f"S{k}", id(base): f"B{k}"}
+        lines += _fresh(f"c{k}", card(spec, pid, base, z, slot), known, f"card(S{k}, {pid!r}, B{k}, {z!r}, {slot!r})")
+        by_zone.setdefault(pid, {}).setdefault(z, []).append(f"c{k}")
+    zones = []
     for pid, layout in setup.zones:
-        per = []
-        for z, specs in layout:
-            names = []
-            for spec, base, slot in specs:
-                k = len(made)
-                ns[f"S{k}"], ns[f"B{k}"] = spec, base
-                lines += _card(k, RCard(spec, pid, base, z, slot), spec, base, pid, z, slot)
-                made.append(spec.id)
-                names.append(f"c{k}")
-            per.append(f"{z!r}: [{', '.join(names)}]")
-        zones.append(f"{pid!r}: {{{', '.join(per)}}}")
-    lines.append(f"    st.zones = {{{', '.join(zones)}}}")
-    lines.append(f"    st.cards = {{{', '.join(f'{cid!r}: c{k}' for k, cid in enumerate(made))}}}")
+        have = by_zone.get(pid, {})
+        row = (f"{z!r}: [{', '.join(have.get(z, ()))}]" for z, _ in layout)
+        zones.append(f"{pid!r}: {{{', '.join(row)}}}")
+    lines.append(f"st.zones = {{{', '.join(zones)}}}")
+    lines.append(f"st.cards = {{{', '.join(f'{spec.id!r}: c{k}' for k, (_, _, spec, _, _) in enumerate(specs))}}}")
+    return lines
+
+
+def _make(setup: Setup, start: tuple):
+    ns: dict = {"RCard": RCard, "card": card, "Queue": Queue, "new": object.__new__, "deque": deque}
+
+    def name(value, prefix: str) -> str:
+        key = f"{prefix}{len(ns)}"
+        ns[key] = value
+        return key
+
+    # what every run shares (never changed in place)
+    lines = [f"st.{a} = {name(getattr(setup, a), 'K')}" for a in ("players", "names", "zone_order", "stateful")]
+    lines += [f"st.{a} = {getattr(setup, a)!r}" for a in ("first_turn", "deck", "stage")]
+    lines += [f"st.{a} = {v!r}" for a, v in start]
+    lines += _cards(setup, ns)
+    made = "made[{}]" if "SPECS" in ns else "c{}"
     listen = []
     for ev, items in setup.listen:
-        parts = []
-        for j, it in enumerate(items):
-            name = f"L{len(ns)}"
-            ns[name] = it[1:]
-            parts.append(f"(c{it[0]},) + {name}")
+        parts = [f"({made.format(it[0])},) + {name(it[1:], 'L')}" for it in items]
         listen.append(f"{ev!r}: [{', '.join(parts)}]")
-    lines.append(f"    st.listen = {{{', '.join(listen)}}}")
-    exec(compile("\n".join(lines) + "\n", "<tcgtiming scenario setup>", "exec"), ns)
-    return ns["build"]
+    lines.append(f"st.listen = {{{', '.join(listen)}}}")
+    order, seat = setup.first
+    lines += [f"st.seat = {seat!r}", f"st.order = {order!r}"]
+    queues = [f"q{j}" for j in range(len(setup.players))]
+    for q in queues:
+        lines += _fresh(q, Queue(), {}, "Queue()")
+    lines.append(f"st.pending = {{{', '.join(f'{p!r}: {q}' for p, q in zip(setup.players, queues))}}}")
+    lines.append(f"st.queues = [{', '.join(queues)}]")
+    for a, empty in (("stack", "[]"), ("revealed", "[]"), ("decisions", "{}"), ("event_counts", "{}"), ("losers", "[]"),
+                     ("frames", "[]"), ("loops", "{}"), ("vars", "{}")):
+        lines.append(f"st.{a} = {empty}")
+    values = setup.values
+    lines.append(f"st.values = {values!r}" if _literal(values) else
+                 f"st.values = {{p: dict(v) for p, v in {name(values, 'V')}.items()}}")
+    # the scenario's choices by node (``None``: the choices answering decisions in order), taken in order
+    chosen = ", ".join(f"{at!r}: deque({name(chs, 'C')})" for at, chs in setup.choices)
+    lines += [f"st.choices = {{{chosen}}}", f"st.by_timing = {setup.by_timing!r}", "st.used_choices = set()",
+              f"st.all_choices = {name(setup.all_choices, 'A')}", "st.taken = []"]
+    src = "def start(st):\n" + "".join(f"    {x}\n" for x in lines)
+    exec(compile(src, "<tcgtiming scenario setup>", "exec"), ns)
+    ns["start"].source = src
+    return ns["start"]
