@@ -37,6 +37,7 @@ from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
 from .source import Gen
 from .state import GameOver, SimulationError
+from .wingen import window_lines
 from .witness import tested_source
 
 CLOSURES = False  # True: every run uses the closure tier (the comparison test sets it)
@@ -156,6 +157,10 @@ class Fast(Gen):
                 return refuse + self.wrap(ni, k, body)
         if k == "player":
             fast = self.player(ni, n)
+            if fast is not None:
+                return fast
+        if k == "window":  # the window's loop in place (``wingen``)
+            fast = window_lines(self, ni, n)
             if fast is not None:
                 return fast
         refusal = f"if st.choices.get({nid!r}): st.closed_play({ni})"

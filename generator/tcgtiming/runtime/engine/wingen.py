@@ -1,0 +1,160 @@
+"""Priority windows written in place in the fast tier (``codegen``): a window node's loop as code,
+specialised on what the rule file fixes for the window - who opens it, who may act, how many
+passes close it, how the stack resolves, whether it reopens, whether priority alternates after a
+play, its own actions before priority, the kinds of play it allows, the number of players - and
+making the records the machine's ``window`` makes, in the same order.
+
+At each decision the code asks, at run time, what the scenario scripted:
+
+- the next choice keyed to the window, not yet taken: taken in place (a pass, or the card it names
+  checked and played by the machine's ``scripted_play`` and ``window_play``);
+- nothing keyed, and the player has no card with an activated ability of a kind the window allows
+  (what every run of the scenario shows: ``Windows.play_kinds``), no unkeyed choice and no choice
+  keyed by a phase or step: the pass is forced, in place;
+- anything else (a choice by timing or unkeyed, a card that might be played: the policy, the
+  explorer, --strict): the machine's ``window_decision``, as the machine's loop calls it.
+
+Each decision, each before-priority round and each stack object resolved is a step of the run's
+budget, as in the machine. A window the machine refuses (R509) is left to it."""
+from __future__ import annotations
+
+from .abilities import ABILITY_ACTIONS, IDLE, NOTHING_STACKED, NOTHING_TO_DO
+from .melee import MELEE_ACTIONS, NO_LOSER
+
+TICK = ["st.left -= 1", "if st.left < 0:", "    st.out_of_steps()"]
+
+
+def _engine_action(prog, name: str, table: dict) -> bool:
+    """The action named is the engine's own (a program may be compiled with other actions)."""
+    return name in table and prog.action_table.get(name) is table[name]
+
+
+def window_lines(gen, ni: int, node) -> list[str] | None:
+    """The window's loop as lines of the function being written (names of its own: ``w...``), or
+    None where the machine runs it (a window it refuses)."""
+    prog = gen.prog
+    if ni in prog.refused or prog.players < 2:
+        return None
+    T, w = gen.traced, node.window
+    first_i, who_i, need = prog.windows[ni]
+    hook = before_priority(gen, ni, w)
+    W, NODE = gen.const("W", w), gen.const("N", node)
+    lines = [f"st.at = st.node = {ni}"]
+    if hook is not None:
+        lines += hook
+    elif w.resolve != "immediate" and prog.game.check_timing is None:
+        lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
+    lines += ["wS = st.seat", f"wf = wS[{first_i}]", "wPS = st.players", "wCH = st.choices", "wUC = st.used_choices",
+              "wKP = st.kinds or st.play_kinds()"]
+    plays = f"st.window_plays({ni}, {W})" if ni in prog.window_params else gen.const("P", tuple(w.plays))
+    lines.append(f"wPL = {plays}")
+    everyone = set(who_i) >= set(prog.cx.all)
+    if not everyone:
+        lines.append(f"wAL = ({''.join(f'wS[{i}], ' for i in who_i)})")
+    lines += give("wf", T) + ["wn = 0", "while True:"]
+    body = TICK + ["wp = st.priority"]
+    decide = decision(ni, node, NODE)
+    if everyone:
+        body += decide
+    else:
+        body += ["if wp in wAL:"] + ["    " + x for x in decide] + ["else:", "    wx = wb = None"]
+    # a pass: the next player in turn order holds priority; enough passes in a row close the window
+    body += ["if wx is None:", "    wn += 1"]
+    if T:
+        rec = f"o(({ni}, ('pass', wn), wp, wb))"
+        body += [f"    {rec}"] if everyone else ["    if wp in wAL:", f"        {rec}"]
+    body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"]
+             + (["st.context()"] if T else [])]
+    body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, ni, w, hook)] + ["    continue"]
+    # a play: the machine's own (costs, the stack or at once, the entry)
+    body += [f"st.window_play({ni}, {W}, wp, wx, wb)", "wn = 0"] + (hook or [])
+    if w.after_play == "alternate":
+        body += give(next_player(prog.players, "wp"), T)
+    return lines + ["    " + x for x in body]
+
+
+def decision(ni: int, node, NODE: str) -> list[str]:
+    """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
+    decided ``wb``."""
+    return ["st.pay_with = ()", f"wl = wCH.get({node.id!r})",
+            "if wl and id(wl[0]) not in wUC:",  # the next choice keyed to the window: taken
+            "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
+            "    wt.read.add('take')", "    wb = 'scenario'", "    if wc.take == 'pass':", "        wx = None",
+            "    else:", "        wt.read.add('card')", f"        wx = st.scripted_play({NODE}, wPL, wp, wt) if wc.card else None",
+            "elif wl or st.by_timing or wCH.get(None) or not wKP[wp].isdisjoint(wPL):",
+            f"    wx, wb = st.window_decision({NODE}, wPL, wp)",
+            "else:", "    wx = wb = None"]  # nothing scripted, nothing the player could play: a forced pass
+
+
+def next_player(players: int, pid: str) -> str:
+    """The next player in turn order (the machine's ``other``)."""
+    if players == 2:
+        return f"wPS[{pid} == wPS[0]]"
+    return f"wPS[(wPS.index({pid}) + 1) % {players}]"
+
+
+def give(pid: str, traced: bool) -> list[str]:
+    """Priority to a player (the context changes when it goes to another player)."""
+    return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + (["    st.context()"] if traced else [])
+
+
+def close(gen, ni: int, w, hook) -> list[str]:
+    """Enough passes in a row: the window closes with nothing on the stack; else the stack resolves
+    (the newest object, or all of it) and the window reopens (its own actions, then the first player)
+    or closes."""
+    T = gen.traced
+    lines = ["st.priority = None"] + (["st.context()"] if T else []) + ["if not st.stack:"]
+    lines += [f"    o(({ni}, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
+    if w.resolve == "top":
+        lines.append("st.resolve_top()")
+    elif T:
+        lines += ["wr = st.resolve_stack()", f"o(({ni}, ('stack_resolved', wr)))"]
+    else:
+        lines.append("st.resolve_stack()")
+    if w.after_resolve != "reopen":
+        return lines + ["break"]
+    return lines + ["wn = 0"] + (hook or []) + give("wf", T)
+
+
+def pending_any(prog) -> str:
+    """Some player has an ability pending (their queues, in the order of the players)."""
+    return " or ".join(f"st.queues[{i}].n" for i in range(prog.players))
+
+
+def before_priority(gen, ni: int, w) -> list[str] | None:
+    """The window's own actions before a player receives priority, in order (None: it has none
+    stated; the engine's default applies): a step of the budget, and an entry of the window when one
+    of them did something. An action that would find nothing to do is not called: rule processing
+    when no rule applies (a game without interrupt-type rules), the loss check when no one lost,
+    putting pending abilities on the stack when none is pending."""
+    prog = gen.prog
+    hook = prog.before_priority.get(ni)
+    if hook is None:
+        return None
+    if not hook:
+        return []
+    T = gen.traced
+    lines = TICK + (["o((None, None))"] if T else [])
+    for k, (a, act) in enumerate(zip(w.before_priority, hook)):
+        fixed = getattr(act, "const", None)
+        if fixed is not None:  # an action that does nothing but say so
+            lines += [f"wd{k} = {gen.const('E', fixed)}"] if T else []
+            continue
+        A, idle = gen.const("A", act), None
+        if a.name == "rule_processing" and _engine_action(prog, a.name, ABILITY_ACTIONS) and not prog.interrupt_rules:
+            test, idle = f"{gen.const('RS', prog.check_scan[0])}(st, 0) >= 0", NOTHING_TO_DO
+        elif a.name == "end_if_lost" and _engine_action(prog, a.name, MELEE_ACTIONS):
+            test, idle = "st.losers", NO_LOSER
+        elif a.name == "stack_pending" and _engine_action(prog, a.name, ABILITY_ACTIONS):
+            test, idle = pending_any(prog), NOTHING_STACKED
+        if idle is None:
+            lines.append(f"wd{k} = {A}(st)")
+        elif T:
+            lines.append(f"wd{k} = {A}(st) if {test} else {gen.const('E', idle)}")
+        else:
+            lines += [f"if {test}:", f"    {A}(st)"]
+    if T:
+        done = ", ".join(f"wd{k}" for k in range(len(hook)))
+        lines += [f"wd = tuple([d for d in ({done},) if d not in {gen.const('I', IDLE)}])", "if wd:",
+                  f"    o(({ni}, ('before_priority', wd)))"]
+    return lines
