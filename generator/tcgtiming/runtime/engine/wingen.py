@@ -19,7 +19,9 @@ budget, as in the machine. A window the machine refuses (R509) is left to it."""
 from __future__ import annotations
 
 from .abilities import ABILITY_ACTIONS, IDLE, NOTHING_STACKED, NOTHING_TO_DO
+from .costs import play_cost
 from .melee import MELEE_ACTIONS, NO_LOSER
+from .state import StackItem
 
 TICK = ["st.left -= 1", "if st.left < 0:", "    st.out_of_steps()"]
 
@@ -45,6 +47,7 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
     elif w.resolve != "immediate" and prog.game.check_timing is None:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
     lines += ["wS = st.seat", f"wf = wS[{first_i}]", "wPS = st.players", "wCH = st.choices", "wUC = st.used_choices",
+              "wCA = st.cards",
               "wKP = st.kinds or st.play_kinds()"]
     plays = f"st.window_plays({ni}, {W})" if ni in prog.window_params else gen.const("P", tuple(w.plays))
     lines.append(f"wPL = {plays}")
@@ -53,7 +56,7 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
         lines.append(f"wAL = ({''.join(f'wS[{i}], ' for i in who_i)})")
     lines += give("wf", T) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
-    decide = decision(ni, node, NODE)
+    decide = decision(gen, node, NODE)
     if everyone:
         body += decide
     else:
@@ -66,24 +69,75 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
     body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"]
              + (["st.context()"] if T else [])]
     body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, ni, w, hook)] + ["    continue"]
-    # a play: the machine's own (costs, the stack or at once, the entry)
-    body += [f"st.window_play({ni}, {W}, wp, wx, wb)", "wn = 0"] + (hook or [])
+    body += play(gen, ni, w) + ["wn = 0"] + (hook or [])
     if w.after_play == "alternate":
         body += give(next_player(prog.players, "wp"), T)
     return lines + ["    " + x for x in body]
 
 
-def decision(ni: int, node, NODE: str) -> list[str]:
+def decision(gen, node, NODE: str) -> list[str]:
     """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
     decided ``wb``."""
-    return ["st.pay_with = ()", f"wl = wCH.get({node.id!r})",
+    return (["st.pay_with = ()", f"wl = wCH.get({node.id!r})",
             "if wl and id(wl[0]) not in wUC:",  # the next choice keyed to the window: taken
             "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
             "    wt.read.add('take')", "    wb = 'scenario'", "    if wc.take == 'pass':", "        wx = None",
-            "    else:", "        wt.read.add('card')", f"        wx = st.scripted_play({NODE}, wPL, wp, wt) if wc.card else None",
+            "    else:", "        wt.read.add('card')", "        if wc.card:"]
+            + ["            " + x for x in scripted(gen, NODE)] + ["        else:", "            wx = None",
             "elif wl or st.by_timing or wCH.get(None) or not wKP[wp].isdisjoint(wPL):",
             f"    wx, wb = st.window_decision({NODE}, wPL, wp)",
-            "else:", "    wx = wb = None"]  # nothing scripted, nothing the player could play: a forced pass
+            "else:", "    wx = wb = None"])  # nothing scripted, nothing the player could play: a forced pass
+
+
+def scripted(gen, NODE: str) -> list[str]:
+    """The play a choice names (``wc``): its card the player's, its first activated ability (the one
+    named) of a kind the window allows and the player may play now; anything else: the machine's
+    ``scripted_play``, which refuses it, saying why."""
+    prog = gen.prog
+    may = " or not st.may_play(wp, wa.play)" if prog.play_by or prog.play_when else ""
+    return ["wk = wCA.get(wc.card)", "wa = None", "if wk is not None and wk.owner == wp:", "    wi = wc.ability",
+            "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
+            "            break", "    else:", "        wa = None",
+            f"if wa is None or wa.play not in wPL{may}:", f"    wx = st.scripted_play({NODE}, wPL, wp, wt)",
+            "else:", f"    wt.read.update({gen.const('R', ('ability', 'cards', 'target'))})", "    wcs = wc.cards",
+            "    st.pay_with = tuple(wcs) if wcs else ()", "    wg = wc.target",
+            "    wx = (wk, wa, wCA.get(wg) if wg else None)"]
+
+
+def play(gen, ni: int, w) -> list[str]:
+    """A play (``wx``: card, ability, target) as the machine's ``window_play`` makes it: the card used,
+    the play counted, its costs paid (the play kind's, when the kind has one or the choice names cards
+    to pay with; the ability's own), the event, then onto the stack or resolved at once; the entry."""
+    prog, T = gen.prog, gen.traced
+    costly = frozenset(k for k, p in prog.game.plays.items() if p.get("cost") is not None)
+    cost = f"wa.play in {gen.const('K', costly)} or st.pay_with" if costly else "st.pay_with"
+    lines = ["wk, wa, wg = wx", "wk.used = True", "if st.play_turn != st.turn_index:",
+             "    st.play_counts, st.play_turn = {}, st.turn_index", "wpc = st.play_counts", "wi = (wp, wa.play)",
+             "wpc[wi] = wpc.get(wi, 0) + 1", "ws = st.stack",
+             f"wi = {gen.const('SI', StackItem)}(wa, wk, wp, ws[-1] if ws else None, wg)",
+             f"wpd = {gen.const('PC', play_cost)}(st, wk, wa, wp) if {cost} else ()", "if wa.cost:",
+             f"    wpd += tuple([{gen.const('EF', prog.effect)}(x)(st, wk, wp, wi, wg) for x in wa.cost])"]
+    if T:
+        lines.append("wpd = (wpd,) if wpd else ()")
+    if "played" in gen.events:
+        lines.append("st.fire('played', wk)")
+    at_once = ["wdn = st.resolve_effects(wa, wk, wp, wi, wg)"]
+    if T:
+        at_once.append(f"o(({ni}, ('window_play', wk.id, wa.id, wdn) + wpd, wp, wb))")
+    if w.resolve == "immediate":
+        return lines + at_once
+    stacked = ["st.push(wi)", f"o(({ni}, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))"] if T else ["ws.append(wi)"]
+    if not prog.no_stack:
+        return lines + stacked
+    return lines + [f"if wa.play not in {gen.const('K', prog.no_stack)}:"] + ["    " + x for x in stacked] + \
+        ["else:"] + ["    " + x for x in at_once]
+
+
+def resolve_top(T: bool) -> list[str]:
+    """The newest object of the stack resolves (``ws``): a step of the budget, an entry of its own."""
+    return TICK + (["wi = st.pop_stack()", "o((None, None))"] if T else ["wi = ws.pop()"]) + [
+        "wdn = None if wi.negated else st.resolve_effects(wi.ability, wi.card, wi.controller, wi, wi.target)"] + (
+        ["o((st.at, ('resolved', wi.controller, wi.card.id, wi.ability.id, wdn)))"] if T else [])
 
 
 def next_player(players: int, pid: str) -> str:
@@ -105,12 +159,13 @@ def close(gen, ni: int, w, hook) -> list[str]:
     T = gen.traced
     lines = ["st.priority = None"] + (["st.context()"] if T else []) + ["if not st.stack:"]
     lines += [f"    o(({ni}, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
+    lines.append("ws = st.stack")
     if w.resolve == "top":
-        lines.append("st.resolve_top()")
-    elif T:
-        lines += ["wr = st.resolve_stack()", f"o(({ni}, ('stack_resolved', wr)))"]
-    else:
-        lines.append("st.resolve_stack()")
+        lines += resolve_top(T)
+    else:  # all of it, newest first, each an entry of its own
+        lines += ["wr = 0", "while ws:"] + ["    " + x for x in resolve_top(T) + ["wr += 1"]]
+        if T:
+            lines.append(f"o(({ni}, ('stack_resolved', wr)))")
     if w.after_resolve != "reopen":
         return lines + ["break"]
     return lines + ["wn = 0"] + (hook or []) + give("wf", T)
