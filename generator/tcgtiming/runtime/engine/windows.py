@@ -157,6 +157,20 @@ class Windows:
                 if ch.choice.card:
                     return self.scripted_play(node, plays, pid, ch), "scenario"
             return None, "scenario"
+        return self.unscripted_priority(node, plays, pid)
+
+    def choice_lists(self, node_id) -> tuple:
+        """The lists of choices a decision at the node reads when none is keyed to it, in the order
+        ``next_choice`` reads them: its step's and phase's (some choices keyed by timing), the unkeyed."""
+        ch = self.choices
+        out = [ch[t] for t in self.timings_of(node_id) if t in ch] if self.by_timing else []
+        if None in ch:
+            out.append(ch[None])
+        return tuple(out)
+
+    def unscripted_priority(self, node, plays, pid):
+        """A decision in a window with no choice scripted for it: a forced pass when nothing can be
+        played, else refused (--strict), the explorer's or the policy's."""
         playable = self.playable(pid, plays)
         if not playable:
             return None, None  # nothing to play: passing is forced, not a decision
@@ -213,8 +227,12 @@ class Windows:
         return w.after_resolve == "reopen"
 
     def playable(self, pid, plays):
+        prog = self.prog
+        zones = prog.__dict__.get("_play_zones")
+        if zones is None:  # where cards are played from (the same for every run of the game)
+            zones = prog.__dict__["_play_zones"] = prog.cx.zones_of("hand", "stage", "field")
         out = []
-        for z in self.prog.cx.zones_of("hand", "stage", "field"):
+        for z in zones:
             for card in self.zones[pid][z]:
                 if card.used:
                     continue

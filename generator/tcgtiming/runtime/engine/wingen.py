@@ -4,15 +4,16 @@ passes close it, how the stack resolves, whether it reopens, whether priority al
 play, its own actions before priority, the kinds of play it allows, the number of players - and
 making the records the machine's ``window`` makes, in the same order.
 
-At each decision the code asks, at run time, what the scenario scripted:
+At each decision the code reads the choices as the machine's ``next_choice`` reads them (keyed to
+the window, else to its step or phase, else unkeyed; the lists looked up once per visit):
 
-- the next choice keyed to the window, not yet taken: taken in place (a pass, or the card it names
-  checked and played by the machine's ``scripted_play`` and ``window_play``);
-- nothing keyed, and the player has no card with an activated ability of a kind the window allows
-  (what every run of the scenario shows: ``Windows.play_kinds``), no unkeyed choice and no choice
-  keyed by a phase or step: the pass is forced, in place;
-- anything else (a choice by timing or unkeyed, a card that might be played: the policy, the
-  explorer, --strict): the machine's ``window_decision``, as the machine's loop calls it.
+- the next choice, not yet taken: taken in place - a pass, or the play it names, checked in place
+  (the machine's ``scripted_play`` refuses what does not hold, saying why) and made in place;
+- no choice, and the player has no card with an activated ability of a kind the window allows
+  (what every run of the scenario shows: ``Windows.play_kinds``): the pass is forced, in place;
+- no choice otherwise: the machine's ``unscripted_priority`` (what can be played now; refused with
+  --strict, else the explorer's or the policy's); a list whose next choices were taken already:
+  the machine's ``window_decision``.
 
 Each decision, each before-priority round and each stack object resolved is a step of the run's
 budget, as in the machine. A window the machine refuses (R509) is left to it."""
@@ -46,7 +47,8 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
         lines += hook
     elif w.resolve != "immediate" and prog.game.check_timing is None:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
-    lines += ["wS = st.seat", f"wf = wS[{first_i}]", "wPS = st.players", "wCH = st.choices", "wUC = st.used_choices",
+    lines += ["wS = st.seat", f"wf = wS[{first_i}]", "wPS = st.players", "wCH = st.choices", f"wND = wCH.get({node.id!r})",
+              f"wFB = st.choice_lists({node.id!r}) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
               "wCA = st.cards",
               "wKP = st.kinds or st.play_kinds()"]
     plays = f"st.window_plays({ni}, {W})" if ni in prog.window_params else gen.const("P", tuple(w.plays))
@@ -78,15 +80,17 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
 def decision(gen, node, NODE: str) -> list[str]:
     """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
     decided ``wb``."""
-    return (["st.pay_with = ()", f"wl = wCH.get({node.id!r})",
-            "if wl and id(wl[0]) not in wUC:",  # the next choice keyed to the window: taken
-            "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
-            "    wt.read.add('take')", "    wb = 'scenario'", "    if wc.take == 'pass':", "        wx = None",
-            "    else:", "        wt.read.add('card')", "        if wc.card:"]
+    return (["st.pay_with = ()", "wl = wND", "if not wl:", "    for wl in wFB:", "        if wl:", "            break",
+             "    else:", "        wl = None",
+             "if wl and id(wl[0]) not in wUC:",  # the next choice the decision reads: taken
+             "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
+             "    wt.read.add('take')", "    wb = 'scenario'", "    if wc.take == 'pass':", "        wx = None",
+             "    else:", "        wt.read.add('card')", "        if wc.card:"]
             + ["            " + x for x in scripted(gen, NODE)] + ["        else:", "            wx = None",
-            "elif wl or st.by_timing or wCH.get(None) or not wKP[wp].isdisjoint(wPL):",
-            f"    wx, wb = st.window_decision({NODE}, wPL, wp)",
-            "else:", "    wx = wb = None"])  # nothing scripted, nothing the player could play: a forced pass
+             "elif wl:",  # its next choices were taken already (by timing): the machine skips them
+             f"    wx, wb = st.window_decision({NODE}, wPL, wp)",
+             "elif wKP[wp].isdisjoint(wPL):", "    wx = wb = None",  # nothing the player could ever play here: a forced pass
+             "else:", f"    wx, wb = st.unscripted_priority({NODE}, wPL, wp)"])
 
 
 def scripted(gen, NODE: str) -> list[str]:
