@@ -1,0 +1,122 @@
+"""Priority windows written in place in the fast tier (``runtime.engine.wingen``): no shipped
+scenario calls the machine's window loop on the fast tier, the scripted plays and passes and the
+forced passes are made in place, and the two tiers record the same facts on windows with plays,
+responses, a reopening window, the stack resolved one object at a time, three players, and on the
+errors a window raises (an unscripted decision, a refused play, a step budget run out in a window)."""
+from __future__ import annotations
+
+import pytest
+
+from tcgtiming.frontend.loader import load_bytes
+from tcgtiming.frontend.pipeline import compile_document
+from tcgtiming.runtime.engine import program_for, simulate
+from tcgtiming.runtime.engine.windows import Windows
+from test_codegen import ROOT, SCENARIOS, load, outcome
+
+WINDOWED = [p for p in SCENARIOS if p.parent.parent.name != "ws"]  # the games with priority windows
+
+
+def scenario(rel: str, *edits):
+    """A shipped scenario with its text edited (each old text replaced wherever it is)."""
+    path = ROOT / "rules" / rel
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    res = compile_document(load_bytes(text.encode(), str(path.relative_to(ROOT))),
+                           rules=str(path.parent.parent / "game.yaml"))
+    assert res.scenario is not None, [(d.code, d.message) for d in res.diagnostics]
+    return res.game, res.scenario
+
+
+def both(game, sc, **how):
+    """The run on both tiers (entries, result, zones, fingerprint...; or the error), which must agree."""
+    slow, fast = outcome(game, sc, True, **how), outcome(game, sc, False, **how)
+    if slow[0] != "error" and how.get("trace", True):
+        assert len(fast[0]) == len(slow[0])
+        for a, b in zip(fast[0], slow[0]):
+            assert a == b
+    assert fast == slow
+    return fast
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How often the run called each of the machine's window methods."""
+    calls: dict = {}
+    for name in ("window", "window_decision", "unscripted_priority", "scripted_play", "window_play"):
+        orig = getattr(Windows, name)
+
+        def wrap(self, *a, _orig=orig, _name=name):
+            calls[_name] = calls.get(_name, 0) + 1
+            return _orig(self, *a)
+        monkeypatch.setattr(Windows, name, wrap)
+    return calls
+
+
+@pytest.mark.parametrize("path", WINDOWED, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_no_shipped_window_runs_the_machines_loop_on_the_fast_tier(path, counted):
+    game, sc = load(path)
+    for trace in (True, False):
+        run = simulate(game, sc, strict=True, trace=trace)
+        assert run.result in ("ongoing", "lose", "draw")
+    assert "window" not in counted
+    src = "".join(program_for(game, len(sc.players)).fast_sources.values())
+    assert "st.window(" not in src and "while True:" in src and "wn = 0" in src
+    # taken in place: the passes and plays a choice keyed to the window names
+    if any(ch.at in game.nodes and game.nodes[ch.at].kind == "window" for ch in sc.choices):
+        assert "window_decision" not in counted and "scripted_play" not in counted
+
+
+def test_forced_passes_are_made_in_place(counted):
+    """No card of a kind the window allows, nothing scripted: every pass is forced, without a call."""
+    game, sc = load(ROOT / "rules" / "mtg" / "scenarios" / "apnap-upkeep-triggers.yaml")
+    run = simulate(game, sc, strict=True)
+    passes = [e for e in run.entries if e.event[0] == "pass"]
+    assert len(passes) == 18 and all(e.decided_by is None for e in passes)
+    assert counted == {}
+
+
+def test_plays_and_responses_in_a_reopening_window():
+    """Gundam's free timing: each player plays, the stack resolves newest first, the window reopens."""
+    game, sc = load(ROOT / "rules" / "gundam" / "scenarios" / "chart-turn.yaml")
+    entries = both(game, sc, strict=True)[0]
+    kinds = [e.event[0] for e in entries if e.kind == "window"]
+    assert kinds.count("window_play") == 24 and kinds.count("stack_resolved") == 12 and kinds.count("window_closes") == 12
+    both(game, sc, strict=True, trace=False)
+
+
+@pytest.mark.parametrize("rel", ["mtg/scenarios/respond-one-at-a-time.yaml", "mtg/scenarios/three-player-responses.yaml"])
+def test_responses_resolve_one_at_a_time(rel):
+    """MTG: priority goes round (two or three players), the top object resolves, the window reopens
+    after its before-priority actions; choices keyed by the step, not the window."""
+    game, sc = load(ROOT / "rules" / rel)
+    entries = both(game, sc, strict=True)[0]
+    resolved = [e.event[2] for e in entries if e.kind == "resolve"]
+    assert resolved[:3] == ["negate", "counterspell", "opt"]
+    assert len({e.actor for e in entries if e.event[0] == "window_play"}) == len(sc.players)
+    for how in (dict(strict=True, trace=False), dict(policy="first"), dict(policy="random", trace=False)):
+        both(game, sc, **how)
+
+
+CHART = "gundam/scenarios/chart-turn.yaml"
+RESPOND = "mtg/scenarios/respond-one-at-a-time.yaml"
+
+
+@pytest.mark.parametrize("edits, code", [
+    # a card of the other player's: refused where the choice is taken
+    (((CHART, "{at: reroll.free, take: play, card: a-t1}", "{at: reroll.free, take: play, card: b-t1}"),), "R503"),
+    # a card of a kind the window does not allow (a land in response)
+    (((RESPOND, "take: play, card: counterspell}", "take: play, card: b1}"),), "R503"),
+    # no choice where a card could be played: --strict refuses the decision
+    (((CHART, "{at: reroll.free, ", "{at: draw.free_before, "),), "R501"),
+    # the step budget runs out inside a window: the cycle named, as on the closure tier
+    (((CHART, "  seed: 1\n", "  seed: 1\n  max_steps: 60\n"),), "R502"),
+], ids=["other-players-card", "kind-not-allowed", "unscripted", "budget"])
+def test_a_windows_errors_are_the_same_on_both_tiers(edits, code):
+    rel = edits[0][0]
+    game, sc = scenario(rel, *[(old, new) for _, old, new in edits])
+    for trace in (True, False):
+        got = both(game, sc, strict=True, trace=trace)
+        assert got[:2] == ("error", code)
+
