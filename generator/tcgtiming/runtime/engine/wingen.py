@@ -137,11 +137,17 @@ def play(gen, ni: int, w) -> list[str]:
         ["else:"] + ["    " + x for x in at_once]
 
 
-def resolve_top(T: bool) -> list[str]:
-    """The newest object of the stack resolves (``ws``): a step of the budget, an entry of its own."""
-    return TICK + (["wi = st.pop_stack()", "o((None, None))"] if T else ["wi = ws.pop()"]) + [
-        "wdn = None if wi.negated else st.resolve_effects(wi.ability, wi.card, wi.controller, wi, wi.target)"] + (
-        ["o((st.at, ('resolved', wi.controller, wi.card.id, wi.ability.id, wdn)))"] if T else [])
+def resolve_top(gen) -> list[str]:
+    """The newest object of the stack resolves (``ws``): a step of the budget, an entry of its own;
+    its effects, in order (the machine's ``resolve_effects``)."""
+    EF = gen.const("EF", gen.prog.effect)
+    if not gen.traced:
+        return TICK + ["wi = ws.pop()", "if not wi.negated:", "    for x in wi.ability.effect:",
+                       f"        {EF}(x)(st, wi.card, wi.controller, wi, wi.target)"]
+    return TICK + ["wi = st.pop_stack()", "o((None, None))",
+                   f"wdn = None if wi.negated else tuple([{EF}(x)(st, wi.card, wi.controller, wi, wi.target) "
+                   "for x in wi.ability.effect])",
+                   "o((st.at, ('resolved', wi.controller, wi.card.id, wi.ability.id, wdn)))"]
 
 
 def next_player(players: int, pid: str) -> str:
@@ -165,11 +171,12 @@ def close(gen, ni: int, w, hook) -> list[str]:
     lines += [f"    o(({ni}, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
     lines.append("ws = st.stack")
     if w.resolve == "top":
-        lines += resolve_top(T)
-    else:  # all of it, newest first, each an entry of its own
-        lines += ["wr = 0", "while ws:"] + ["    " + x for x in resolve_top(T) + ["wr += 1"]]
-        if T:
-            lines.append(f"o(({ni}, ('stack_resolved', wr)))")
+        lines += resolve_top(gen)
+    elif T:  # all of it, newest first, each an entry of its own
+        lines += ["wr = 0", "while ws:"] + ["    " + x for x in resolve_top(gen) + ["wr += 1"]]
+        lines.append(f"o(({ni}, ('stack_resolved', wr)))")
+    else:
+        lines += ["while ws:"] + ["    " + x for x in resolve_top(gen)]
     if w.after_resolve != "reopen":
         return lines + ["break"]
     return lines + ["wn = 0"] + (hook or []) + give("wf", T)
