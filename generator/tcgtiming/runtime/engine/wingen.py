@@ -41,21 +41,22 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
     T, w = gen.traced, node.window
     first_i, who_i, need = prog.windows[ni]
     hook = before_priority(gen, ni, w)
-    W, NODE = gen.const("W", w), gen.const("N", node)
-    lines = [f"st.at = st.node = {ni}"]
+    NODE = gen.const("N", node)
+    # read as the machine reads them, before the window's own actions: the kinds it allows, who opens it
+    # and who may act; then the lists of choices, the cards, what each player could ever play
+    plays = f"st.window_plays({ni}, {gen.const('W', w)})" if ni in prog.window_params else gen.const("P", tuple(w.plays))
+    lines = [f"wPL = {plays}", "wS = st.seat", f"wf = wS[{first_i}]"]
+    everyone = set(who_i) >= set(prog.cx.all)
+    if not everyone:
+        lines.append(f"wAL = ({''.join(f'wS[{i}], ' for i in who_i)})")
+    lines += [f"st.at = st.node = {ni}"]
     if hook is not None:
         lines += hook
     elif w.resolve != "immediate" and prog.game.check_timing is None:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
-    lines += ["wS = st.seat", f"wf = wS[{first_i}]", "wPS = st.players", "wCH = st.choices", f"wND = wCH.get({node.id!r})",
+    lines += ["wPS = st.players", "wCH = st.choices", f"wND = wCH.get({node.id!r})",
               f"wFB = st.choice_lists({node.id!r}) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
-              "wCA = st.cards",
-              "wKP = st.kinds or st.play_kinds()"]
-    plays = f"st.window_plays({ni}, {W})" if ni in prog.window_params else gen.const("P", tuple(w.plays))
-    lines.append(f"wPL = {plays}")
-    everyone = set(who_i) >= set(prog.cx.all)
-    if not everyone:
-        lines.append(f"wAL = ({''.join(f'wS[{i}], ' for i in who_i)})")
+              "wCA = st.cards", "wKP = st.kinds or st.play_kinds()"]
     lines += give("wf", T) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
     decide = decision(gen, node, NODE)
