@@ -37,7 +37,7 @@ from .cards import CARD_ACTIONS, LABEL
 from .flow import Taken
 from .source import Gen
 from .state import GameOver, SimulationError
-from .wingen import window_lines
+from .wingen import window_functions, window_lines
 from .witness import tested_source
 
 CLOSURES = False  # True: every run uses the closure tier (the comparison test sets it)
@@ -93,6 +93,10 @@ class Fast(Gen):
         self.stage = cx.zone_or_none("stage")
         # a card moved in place: nothing listens to a card's move, no interrupt-type rule reads it
         self.plain_moves = not ({"entered", "left_stage"} & events) and not prog.interrupt_rules
+
+    def source(self) -> str:
+        src = super().source()
+        return src + window_functions(self)  # the windows' loops (``wingen``), each written once
 
     def function(self, cid: str) -> list[str]:
         lines = super().function(cid)

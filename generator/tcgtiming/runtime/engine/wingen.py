@@ -33,33 +33,54 @@ def _engine_action(prog, name: str, table: dict) -> bool:
 
 
 def window_lines(gen, ni: int, node) -> list[str] | None:
-    """The window's loop as lines of the function being written (names of its own: ``w...``), or
-    None where the machine runs it (a window it refuses)."""
+    """The node's code: a call of its window's function, or None where the machine runs it (a window
+    it refuses). Windows the rule file states alike share one function (written once, however many
+    places run them: a procedure written in place at each of its calls); it is given the window's node
+    (``ni``, ``nid``, ``nd``)."""
     prog = gen.prog
     if ni in prog.refused or prog.players < 2:
         return None
+    w = node.window
+    own = ni in prog.before_priority  # its own actions, compiled for the node: a function of its own
+    shape = (ni if own else None, prog.windows[ni], None if ni in prog.window_params else w.plays, w.resolve,
+             w.after_resolve, w.after_play)
+    written = gen.__dict__.setdefault("windows_written", {})
+    if shape not in written:
+        name = f"WIN{len(written)}"
+        written[shape] = [name, f"def {name}(st, ni, nid, nd):"] + (["    o = st.out"] if gen.traced else []) + \
+            ["    " + x for x in window_body(gen, ni, node)] + [""]
+    return [f"{written[shape][0]}(st, {ni}, {node.id!r}, {gen.const('N', node)})"]
+
+
+def window_functions(gen) -> str:
+    """The source of the windows' functions the code calls."""
+    return "".join(line + "\n" for lines in gen.__dict__.get("windows_written", {}).values() for line in lines[1:])
+
+
+def window_body(gen, ni: int, node) -> list[str]:
+    """The window's loop (``w...``: names of its own)."""
+    prog = gen.prog
     T, w = gen.traced, node.window
     first_i, who_i, need = prog.windows[ni]
     hook = before_priority(gen, ni, w)
-    NODE = gen.const("N", node)
     # read as the machine reads them, before the window's own actions: the kinds it allows, who opens it
     # and who may act; then the lists of choices, the cards, what each player could ever play
-    plays = f"st.window_plays({ni}, {gen.const('W', w)})" if ni in prog.window_params else gen.const("P", tuple(w.plays))
+    plays = "st.window_plays(ni, nd.window)" if ni in prog.window_params else gen.const("P", tuple(w.plays))
     lines = [f"wPL = {plays}", "wS = st.seat", f"wf = wS[{first_i}]"]
     everyone = set(who_i) >= set(prog.cx.all)
     if not everyone:
         lines.append(f"wAL = ({''.join(f'wS[{i}], ' for i in who_i)})")
-    lines += [f"st.at = st.node = {ni}"]
+    lines += ["st.at = st.node = ni"]
     if hook is not None:
         lines += hook
     elif w.resolve != "immediate" and prog.game.check_timing is None:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
-    lines += ["wPS = st.players", "wCH = st.choices", f"wND = wCH.get({node.id!r})",
-              f"wFB = st.choice_lists({node.id!r}) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
+    lines += ["wPS = st.players", "wCH = st.choices", "wND = wCH.get(nid)",
+              "wFB = st.choice_lists(nid) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
               "wCA = st.cards", "wKP = st.kinds or st.play_kinds()"]
     lines += give("wf", T) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
-    decide = decision(gen, node, NODE)
+    decide = decision(gen)
     if everyone:
         body += decide
     else:
@@ -67,18 +88,18 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
     # a pass: the next player in turn order holds priority; enough passes in a row close the window
     body += ["if wx is None:", "    wn += 1"]
     if T:
-        rec = f"o(({ni}, ('pass', wn), wp, wb))"
+        rec = "o((ni, ('pass', wn), wp, wb))"
         body += [f"    {rec}"] if everyone else ["    if wp in wAL:", f"        {rec}"]
     body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"]
              + (["st.context()"] if T else [])]
-    body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, ni, w, hook)] + ["    continue"]
-    body += play(gen, ni, w) + ["wn = 0"] + (hook or [])
+    body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, w, hook)] + ["    continue"]
+    body += play(gen, w) + ["wn = 0"] + (hook or [])
     if w.after_play == "alternate":
         body += give(next_player(prog.players, "wp"), T)
     return lines + ["    " + x for x in body]
 
 
-def decision(gen, node, NODE: str) -> list[str]:
+def decision(gen) -> list[str]:
     """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
     decided ``wb``."""
     return (["st.pay_with = ()", "wl = wND", "if not wl:", "    for wl in wFB:", "        if wl:", "            break",
@@ -87,14 +108,14 @@ def decision(gen, node, NODE: str) -> list[str]:
              "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
              "    wt.read.add('take')", "    wb = 'scenario'", "    if wc.take == 'pass':", "        wx = None",
              "    else:", "        wt.read.add('card')", "        if wc.card:"]
-            + ["            " + x for x in scripted(gen, NODE)] + ["        else:", "            wx = None",
+            + ["            " + x for x in scripted(gen)] + ["        else:", "            wx = None",
              "elif wl:",  # its next choices were taken already (by timing): the machine skips them
-             f"    wx, wb = st.window_decision({NODE}, wPL, wp)",
+             "    wx, wb = st.window_decision(nd, wPL, wp)",
              "elif wKP[wp].isdisjoint(wPL):", "    wx = wb = None",  # nothing the player could ever play here: a forced pass
-             "else:", f"    wx, wb = st.unscripted_priority({NODE}, wPL, wp)"])
+             "else:", "    wx, wb = st.unscripted_priority(nd, wPL, wp)"])
 
 
-def scripted(gen, NODE: str) -> list[str]:
+def scripted(gen) -> list[str]:
     """The play a choice names (``wc``): its card the player's, its first activated ability (the one
     named) of a kind the window allows and the player may play now; anything else: the machine's
     ``scripted_play``, which refuses it, saying why."""
@@ -103,13 +124,13 @@ def scripted(gen, NODE: str) -> list[str]:
     return ["wk = wCA.get(wc.card)", "wa = None", "if wk is not None and wk.owner == wp:", "    wi = wc.ability",
             "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
             "            break", "    else:", "        wa = None",
-            f"if wa is None or wa.play not in wPL{may}:", f"    wx = st.scripted_play({NODE}, wPL, wp, wt)",
+            f"if wa is None or wa.play not in wPL{may}:", "    wx = st.scripted_play(nd, wPL, wp, wt)",
             "else:", f"    wt.read.update({gen.const('R', ('ability', 'cards', 'target'))})", "    wcs = wc.cards",
             "    st.pay_with = tuple(wcs) if wcs else ()", "    wg = wc.target",
             "    wx = (wk, wa, wCA.get(wg) if wg else None)"]
 
 
-def play(gen, ni: int, w) -> list[str]:
+def play(gen, w) -> list[str]:
     """A play (``wx``: card, ability, target) as the machine's ``window_play`` makes it: the card used,
     the play counted, its costs paid (the play kind's, when the kind has one or the choice names cards
     to pay with; the ability's own), the event, then onto the stack or resolved at once; the entry."""
@@ -128,10 +149,10 @@ def play(gen, ni: int, w) -> list[str]:
         lines.append("st.fire('played', wk)")
     at_once = ["wdn = st.resolve_effects(wa, wk, wp, wi, wg)"]
     if T:
-        at_once.append(f"o(({ni}, ('window_play', wk.id, wa.id, wdn) + wpd, wp, wb))")
+        at_once.append("o((ni, ('window_play', wk.id, wa.id, wdn) + wpd, wp, wb))")
     if w.resolve == "immediate":
         return lines + at_once
-    stacked = ["st.push(wi)", f"o(({ni}, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))"] if T else ["ws.append(wi)"]
+    stacked = ["st.push(wi)", "o((ni, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))"] if T else ["ws.append(wi)"]
     if not prog.no_stack:
         return lines + stacked
     return lines + [f"if wa.play not in {gen.const('K', prog.no_stack)}:"] + ["    " + x for x in stacked] + \
@@ -163,19 +184,19 @@ def give(pid: str, traced: bool) -> list[str]:
     return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + (["    st.context()"] if traced else [])
 
 
-def close(gen, ni: int, w, hook) -> list[str]:
+def close(gen, w, hook) -> list[str]:
     """Enough passes in a row: the window closes with nothing on the stack; else the stack resolves
     (the newest object, or all of it) and the window reopens (its own actions, then the first player)
     or closes."""
     T = gen.traced
     lines = ["st.priority = None"] + (["st.context()"] if T else []) + ["if not st.stack:"]
-    lines += [f"    o(({ni}, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
+    lines += [f"    o((ni, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
     lines.append("ws = st.stack")
     if w.resolve == "top":
         lines += resolve_top(gen)
     elif T:  # all of it, newest first, each an entry of its own
         lines += ["wr = 0", "while ws:"] + ["    " + x for x in resolve_top(gen) + ["wr += 1"]]
-        lines.append(f"o(({ni}, ('stack_resolved', wr)))")
+        lines.append("o((ni, ('stack_resolved', wr)))")
     else:
         lines += ["while ws:"] + ["    " + x for x in resolve_top(gen)]
     if w.after_resolve != "reopen":
@@ -223,5 +244,5 @@ def before_priority(gen, ni: int, w) -> list[str] | None:
     if T:
         done = ", ".join(f"wd{k}" for k in range(len(hook)))
         lines += [f"wd = tuple([d for d in ({done},) if d not in {gen.const('I', IDLE)}])", "if wd:",
-                  f"    o(({ni}, ('before_priority', wd)))"]
+                  "    o((ni, ('before_priority', wd)))"]
     return lines
