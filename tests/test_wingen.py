@@ -108,11 +108,16 @@ RESPOND = "mtg/scenarios/respond-one-at-a-time.yaml"
     (((CHART, "{at: reroll.free, take: play, card: a-t1}", "{at: reroll.free, take: play, card: b-t1}"),), "R503"),
     # a card of a kind the window does not allow (a land in response)
     (((RESPOND, "take: play, card: counterspell}", "take: play, card: b1}"),), "R503"),
+    # a kind only the turn player's side may play (by), played by the other side
+    (((CHART, "id: b-order1\n    label: {ja: 攻撃力+1（ターン終了時まで）, en: +1 attack until the end of the turn}\n"
+              "    kind: activated\n    play: text", "id: b-order1\n    kind: activated\n    play: own_turn_text"),), "R503"),
+    # a kind whose condition (when) does not hold: a sorcery in response
+    (((RESPOND, "{id: counter, kind: activated, play: instant", "{id: counter, kind: activated, play: sorcery"),), "R503"),
     # no choice where a card could be played: --strict refuses the decision
     (((CHART, "{at: reroll.free, ", "{at: draw.free_before, "),), "R501"),
     # the step budget runs out inside a window: the cycle named, as on the closure tier
     (((CHART, "  seed: 1\n", "  seed: 1\n  max_steps: 60\n"),), "R502"),
-], ids=["other-players-card", "kind-not-allowed", "unscripted", "budget"])
+], ids=["other-players-card", "kind-not-allowed", "by-another-role", "when-fails", "unscripted", "budget"])
 def test_a_windows_errors_are_the_same_on_both_tiers(edits, code):
     rel = edits[0][0]
     game, sc = scenario(rel, *[(old, new) for _, old, new in edits])

@@ -117,10 +117,14 @@ def decision(gen) -> list[str]:
 
 def scripted(gen) -> list[str]:
     """The play a choice names (``wc``): its card the player's, its first activated ability (the one
-    named) of a kind the window allows and the player may play now; anything else: the machine's
-    ``scripted_play``, which refuses it, saying why."""
+    named) of a kind the window allows and the player may play now (the machine's ``may_play``);
+    anything else: the machine's ``scripted_play``, which refuses it, saying why."""
     prog = gen.prog
-    may = " or not st.may_play(wp, wa.play)" if prog.play_by or prog.play_when else ""
+    may = ""  # a kind only some roles may play (``by``: their seats), a kind's own condition (``when``)
+    for kind, seats in sorted(prog.play_by.items()):
+        may += f" or wa.play == {kind!r} and wp not in ({''.join(f'wS[{i}], ' for i in sorted(seats))})"
+    if prog.play_when:
+        may += f" or wa.play in {gen.const('K', frozenset(prog.play_when))} and not st.play_when_holds(wp, wa.play)"
     return ["wk = wCA.get(wc.card)", "wa = None", "if wk is not None and wk.owner == wp:", "    wi = wc.ability",
             "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
             "            break", "    else:", "        wa = None",
