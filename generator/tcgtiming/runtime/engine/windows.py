@@ -170,7 +170,10 @@ class Windows:
 
     def unscripted_priority(self, node, plays, pid):
         """A decision in a window with no choice scripted for it: a forced pass when nothing can be
-        played, else refused (--strict), the explorer's or the policy's."""
+        played (none of the player's cards has a kind the window allows, or none can be played now),
+        else refused (--strict), the explorer's or the policy's."""
+        if (self.kinds or self.play_kinds())[pid].isdisjoint(plays):
+            return None, None
         playable = self.playable(pid, plays)
         if not playable:
             return None, None  # nothing to play: passing is forced, not a decision
