@@ -1,9 +1,13 @@
 """Priority windows written in place in the fast tier (``runtime.engine.wingen``): no shipped
 scenario calls the machine's window loop on the fast tier, the scripted plays and passes and the
 forced passes are made in place, and the two tiers record the same facts on windows with plays,
-responses, a reopening window, the stack resolved one object at a time, three players, and on the
-errors a window raises (an unscripted decision, a refused play, a step budget run out in a window)."""
+responses, a reopening window, the stack resolved one object at a time, three players, on windows
+the rule file states otherwise (who may act, priority kept, closing rules, resolving at once, the
+window's own actions), and on the errors a window raises (an unscripted decision, a refused play, a
+step budget run out in a window)."""
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
@@ -16,15 +20,20 @@ from test_codegen import ROOT, SCENARIOS, load, outcome
 WINDOWED = [p for p in SCENARIOS if p.parent.parent.name != "ws"]  # the games with priority windows
 
 
-def scenario(rel: str, *edits):
-    """A shipped scenario with its text edited (each old text replaced wherever it is)."""
-    path = ROOT / "rules" / rel
-    text = path.read_text(encoding="utf-8")
+def edited(text: str, edits) -> str:
     for old, new in edits:
         assert old in text, old
         text = text.replace(old, new)
+    return text
+
+
+def scenario(rel: str, *edits, rules=None):
+    """A shipped scenario with its text edited (each old text replaced wherever it is), on its
+    game's rule file or another one (``rules``)."""
+    path = ROOT / "rules" / rel
+    text = edited(path.read_text(encoding="utf-8"), edits)
     res = compile_document(load_bytes(text.encode(), str(path.relative_to(ROOT))),
-                           rules=str(path.parent.parent / "game.yaml"))
+                           rules=str(rules or path.parent.parent / "game.yaml"))
     assert res.scenario is not None, [(d.code, d.message) for d in res.diagnostics]
     return res.game, res.scenario
 
@@ -125,3 +134,48 @@ def test_a_windows_errors_are_the_same_on_both_tiers(edits, code):
         got = both(game, sc, strict=True, trace=trace)
         assert got[:2] == ("error", code)
 
+
+
+NO_PASSES = [("\n              passes: 2", ""), ("\n          passes: 2", "")]  # a pass count is for consecutive passes
+MTG_WINDOW = "        first: active_player\n        plays: [instant, sorcery, land]"
+
+
+@pytest.mark.parametrize("rel, edits", [
+    # who may act: a set of players (three players: the two nonactive ones), the others pass by themselves
+    ("mtg/scenarios/three-player-turn-order.yaml",
+     [(MTG_WINDOW, MTG_WINDOW.replace("plays:", "who: [nonactive_player]\n        plays:"))]),
+    ("mtg/scenarios/three-player-responses.yaml",
+     [(MTG_WINDOW, MTG_WINDOW.replace("plays:", "who: [nonactive_player]\n        plays:"))]),
+    ("versus/scenarios/standby-newest-first.yaml", [("who: [attack_side, block_side]", "who: [attack_side]")]),
+    # how the window goes on: priority kept after a play, the top object only, closing after resolving,
+    # everyone passing, plays resolving at once, no actions of its own before priority
+    (CHART, [("after_play: alternate", "after_play: keep")]),
+    (CHART, [("resolve: stack", "resolve: top")]),
+    (CHART, [("after_resolve: reopen", "after_resolve: close")]),
+    (CHART, [("close: consecutive_passes", "close: all_pass"), *NO_PASSES]),
+    (CHART, [("close: consecutive_passes", "close: first_pass"), *NO_PASSES]),
+    (CHART, [("resolve: stack", "resolve: immediate")]),
+    (RESPOND, [("        before_priority: [rule_processing, end_if_lost, stack_pending]\n", "")]),
+    (RESPOND, [("before_priority: [rule_processing, end_if_lost, stack_pending]", "before_priority: []")]),
+], ids=["3p-who-set", "3p-who-set-responses", "who-one", "keep", "top", "close", "all-pass", "first-pass", "immediate",
+        "default-before", "nothing-before"])
+def test_windows_the_rule_file_states_otherwise(rel, edits, tmp_path):
+    """Windows of other shapes (the rule file edited): both tiers alike, traced and not, strict and
+    by a policy."""
+    rules = tmp_path / "game.yaml"
+    rules.write_text(edited((ROOT / "rules" / rel.split("/")[0] / "game.yaml").read_text(encoding="utf-8"), edits),
+                     encoding="utf-8")
+    game, sc = scenario(rel, rules=rules)
+    src_before = dict(program_for(game, len(sc.players)).__dict__.get("fast_sources", {}))
+    for how in (dict(strict=True), dict(strict=True, trace=False), dict(policy="random"), dict(policy="first", trace=False)):
+        both(game, sc, **how)
+    # the windows' decisions left to the policy (the scenario's choices there were made for the shipped rules)
+    free = dataclasses.replace(sc, choices=tuple(c for c in sc.choices if c.at not in game.containers and not (
+        c.at in game.nodes and game.nodes[c.at].kind == "window")))  # keyed by a step or phase, or to a window: left out
+    plays = 0
+    for how in (dict(policy="random"), dict(policy="first"), dict(policy="first", trace=False)):
+        got = both(game, free, **how)
+        plays += sum(1 for e in got[0] if e.event[0] == "window_play") if got[0] != "error" else 0
+    assert plays > 0 or rel.endswith("turn-order.yaml")  # the policy plays in these windows
+    src = "".join(v for k, v in program_for(game, len(sc.players)).fast_sources.items() if k not in src_before)
+    assert "st.window(" not in src and "def WIN0(st, ni, nid, nd):" in src
