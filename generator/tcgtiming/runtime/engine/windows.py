@@ -19,7 +19,7 @@ class Windows:
     play_turn = -1
     play_counts: dict = {}
     pay_with: tuple = ()  # the cards a scripted play names to pay its play kind's cost with (its choice's cards)
-    kinds: dict | None = None  # player -> the play kinds their cards have (``play_kinds``, read once per run)
+    kinds_by_player: dict | None = None  # player -> the play kinds their cards have (``play_kinds``, read once per run)
 
     def count_play(self, pid, kind) -> None:
         if self.play_turn != self.turn_index:
@@ -117,7 +117,7 @@ class Windows:
                 found.setdefault(card.owner, set()).update(
                     ab.play for ab in card.spec.abilities if ab.kind == "activated")
             kinds = setup["_play_kinds"] = {pid: frozenset(v) for pid, v in found.items()}
-        self.kinds = kinds
+        self.kinds_by_player = kinds
         return kinds
 
     def before_priority(self, ni: int, hook) -> None:
@@ -172,7 +172,7 @@ class Windows:
         """A decision in a window with no choice scripted for it: a forced pass when nothing can be
         played (none of the player's cards has a kind the window allows, or none can be played now),
         else refused (--strict), the explorer's or the policy's."""
-        if (self.kinds or self.play_kinds())[pid].isdisjoint(plays):
+        if (self.kinds_by_player or self.play_kinds())[pid].isdisjoint(plays):
             return None, None
         playable = self.playable(pid, plays)
         if not playable:

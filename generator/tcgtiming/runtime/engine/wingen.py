@@ -77,7 +77,7 @@ def window_body(gen, ni: int, node) -> list[str]:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
     lines += ["wPS = st.players", "wCH = st.choices", "wND = wCH.get(nid)",
               "wFB = st.choice_lists(nid) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
-              "wCA = st.cards", "wKP = st.kinds or st.play_kinds()"]
+              "wCA = st.cards", "wKP = st.kinds_by_player or st.play_kinds()"]
     lines += give("wf", T) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
     decide = decision(gen)
