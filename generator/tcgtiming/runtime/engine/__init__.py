@@ -21,6 +21,7 @@ The modules, by concern:
 ``program``     ``Program``: a game compiled once; ``program_for`` (cached)
 ``source``      the graph as Python code (the closure tier: each node's work a compiled closure)
 ``codegen``     the fast tier ``simulate`` uses: the common nodes' work written into that code too
+``wingen``      the fast tier's priority windows: each window's loop as code
 ``firers``      a scenario's firing functions, one per event its cards listen to
 ``template``    a scenario's starting state (cards, zones, listeners) as code
 ``machine``     ``Machine``: the run state and its services (moves, facts, budget, fingerprint)

@@ -20,7 +20,8 @@ closure is called, as in ``source``, so every run records the same entries eithe
 - resolving the only pending ability of a player, with no cost and no choice scripted for the node;
 - a player action: with options, when its next scripted choice is keyed to it, names no card and
   takes an available option (every option's condition tested, in order, as the machine does); yes
-  or no, when a choice keyed to it answers; only something to do, always.
+  or no, when a choice keyed to it answers; only something to do, always;
+- a priority window: its loop as a function of its own (``wingen``), one per shape of window.
 
 Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
 scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending

@@ -2,7 +2,9 @@
 specialised on what the rule file fixes for the window - who opens it, who may act, how many
 passes close it, how the stack resolves, whether it reopens, whether priority alternates after a
 play, its own actions before priority, the kinds of play it allows, the number of players - and
-making the records the machine's ``window`` makes, in the same order.
+making the records the machine's ``window`` makes, in the same order. Windows stated alike share
+one function of the fast program (``WIN<k>(st, node index, node id, node)``); the node calls it.
+Plays (costs, the stack or at once, the event) and the stack's resolution are made in place too.
 
 At each decision the code reads the choices as the machine's ``next_choice`` reads them (keyed to
 the window, else to its step or phase, else unkeyed; the lists looked up once per visit):
