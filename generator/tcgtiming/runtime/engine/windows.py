@@ -161,10 +161,11 @@ class Windows:
 
     def choice_lists(self, node_id) -> tuple:
         """The lists of choices a decision at the node reads when none is keyed to it, in the order
-        ``next_choice`` reads them: its step's and phase's (some choices keyed by timing), the unkeyed."""
+        ``next_choice`` reads them: its step's and phase's (some choices keyed by timing), the unkeyed;
+        the ones not empty now (a list only ever gets shorter)."""
         ch = self.choices
-        out = [ch[t] for t in self.timings_of(node_id) if t in ch] if self.by_timing else []
-        if None in ch:
+        out = [ch[t] for t in self.timings_of(node_id) if ch.get(t)] if self.by_timing else []
+        if ch.get(None):
             out.append(ch[None])
         return tuple(out)
 

@@ -104,7 +104,7 @@ def window_body(gen, ni: int, node) -> list[str]:
 def decision(gen) -> list[str]:
     """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
     decided ``wb``."""
-    return (["st.pay_with = ()", "wl = wND", "if not wl:", "    for wl in wFB:", "        if wl:", "            break",
+    return (["st.pay_with = ()", "wl = wND", "if not wl and wFB:", "    for wl in wFB:", "        if wl:", "            break",
              "    else:", "        wl = None",
              "if wl and id(wl[0]) not in wUC:",  # the next choice the decision reads: taken
              "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
