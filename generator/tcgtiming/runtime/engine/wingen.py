@@ -107,9 +107,11 @@ def decision(gen) -> list[str]:
     return (["st.pay_with = ()", "wl = wND", "if not wl and wFB:", "    for wl in wFB:", "        if wl:", "            break",
              "    else:", "        wl = None",
              "if wl and id(wl[0]) not in wUC:",  # the next choice the decision reads: taken
-             "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wt = Taken(wc)", "    st.taken.append(wt)",
-             "    wt.read.add('take')", "    wb = 'scenario'", "    if wc.take == 'pass':", "        wx = None",
-             "    else:", "        wt.read.add('card')", "        if wc.card:"]
+             # its Taken made without running its __init__ (its two slots set here, with what is read)
+             "    wc = wl.popleft()", "    wUC.add(id(wc))", f"    wt = {gen.const('NEW', object.__new__)}(Taken)",
+             "    wt.choice = wc", "    st.taken.append(wt)", "    wb = 'scenario'", "    if wc.take == 'pass':",
+             "        wt.read = {'take'}", "        wx = None",
+             "    else:", "        wt.read = {'take', 'card'}", "        if wc.card:"]
             + ["            " + x for x in scripted(gen)] + ["        else:", "            wx = None",
              "elif wl:",  # its next choices were taken already (by timing): the machine skips them
              "    wx, wb = st.window_decision(nd, wPL, wp)",
@@ -131,7 +133,7 @@ def scripted(gen) -> list[str]:
             "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
             "            break", "    else:", "        wa = None",
             f"if wa is None or wa.play not in wPL{may}:", "    wx = st.scripted_play(nd, wPL, wp, wt)",
-            "else:", f"    wt.read.update({gen.const('R', ('ability', 'cards', 'target'))})", "    wcs = wc.cards",
+            "else:", "    wt.read = {'take', 'card', 'ability', 'cards', 'target'}", "    wcs = wc.cards",
             "    st.pay_with = tuple(wcs) if wcs else ()", "    wg = wc.target",
             "    wx = (wk, wa, wCA.get(wg) if wg else None)"]
 
