@@ -20,6 +20,7 @@ class Windows:
     play_counts: dict = {}
     pay_with: tuple = ()  # the cards a scripted play names to pay its play kind's cost with (its choice's cards)
     kinds_by_player: dict | None = None  # player -> the play kinds their cards have (``play_kinds``, read once per run)
+    lists_at: dict | None = None  # (node, frames) -> the lists of choices read there (``choice_lists``, made per run)
 
     def count_play(self, pid, kind) -> None:
         if self.play_turn != self.turn_index:
@@ -162,12 +163,19 @@ class Windows:
     def choice_lists(self, node_id) -> tuple:
         """The lists of choices a decision at the node reads when none is keyed to it, in the order
         ``next_choice`` reads them: its step's and phase's (some choices keyed by timing), the unkeyed;
-        the ones not empty now (a list only ever gets shorter)."""
-        ch = self.choices
-        out = [ch[t] for t in self.timings_of(node_id) if ch.get(t)] if self.by_timing else []
-        if ch.get(None):
-            out.append(ch[None])
-        return tuple(out)
+        the ones not empty when the run first asks (a list only ever gets shorter)."""
+        key = (node_id, tuple(self.frames))
+        seen = self.lists_at
+        if seen is None:
+            seen = self.lists_at = {}
+        out = seen.get(key)
+        if out is None:
+            ch = self.choices
+            out = [ch[t] for t in self.timings_of(node_id) if ch.get(t)] if self.by_timing else []
+            if ch.get(None):
+                out.append(ch[None])
+            out = seen[key] = tuple(out)
+        return out
 
     def unscripted_priority(self, node, plays, pid):
         """A decision in a window with no choice scripted for it: a forced pass when nothing can be
