@@ -19,8 +19,6 @@ class Windows:
     play_turn = -1
     play_counts: dict = {}
     pay_with: tuple = ()  # the cards a scripted play names to pay its play kind's cost with (its choice's cards)
-    kinds_by_player: dict | None = None  # player -> the play kinds their cards have (``play_kinds``, read once per run)
-    lists_at: dict | None = None  # (node, frames) -> the lists of choices read there (``choice_lists``, made per run)
 
     def count_play(self, pid, kind) -> None:
         if self.play_turn != self.turn_index:
@@ -109,7 +107,7 @@ class Windows:
 
     def play_kinds(self) -> dict:
         """Player -> the play kinds of the activated abilities of their cards: what they could ever
-        play (the same for every run of the scenario: kept on its ``Setup``)."""
+        play (the same for every run of the scenario: kept on its ``Setup``, not in the run state)."""
         setup = self.prog.setup(self.sc).__dict__
         kinds = setup.get("_play_kinds")
         if kinds is None:
@@ -118,7 +116,6 @@ class Windows:
                 found.setdefault(card.owner, set()).update(
                     ab.play for ab in card.spec.abilities if ab.kind == "activated")
             kinds = setup["_play_kinds"] = {pid: frozenset(v) for pid, v in found.items()}
-        self.kinds_by_player = kinds
         return kinds
 
     def before_priority(self, ni: int, hook) -> None:
@@ -163,25 +160,18 @@ class Windows:
     def choice_lists(self, node_id) -> tuple:
         """The lists of choices a decision at the node reads when none is keyed to it, in the order
         ``next_choice`` reads them: its step's and phase's (some choices keyed by timing), the unkeyed;
-        the ones not empty when the run first asks (a list only ever gets shorter)."""
-        key = (node_id, tuple(self.frames))
-        seen = self.lists_at
-        if seen is None:
-            seen = self.lists_at = {}
-        out = seen.get(key)
-        if out is None:
-            ch = self.choices
-            out = [ch[t] for t in self.timings_of(node_id) if ch.get(t)] if self.by_timing else []
-            if ch.get(None):
-                out.append(ch[None])
-            out = seen[key] = tuple(out)
-        return out
+        the ones not empty now (a list only ever gets shorter)."""
+        ch = self.choices
+        out = [ch[t] for t in self.timings_of(node_id) if ch.get(t)] if self.by_timing else []
+        if ch.get(None):
+            out.append(ch[None])
+        return tuple(out)
 
     def unscripted_priority(self, node, plays, pid):
         """A decision in a window with no choice scripted for it: a forced pass when nothing can be
         played (none of the player's cards has a kind the window allows, or none can be played now),
         else refused (--strict), the explorer's or the policy's."""
-        if (self.kinds_by_player or self.play_kinds())[pid].isdisjoint(plays):
+        if self.play_kinds()[pid].isdisjoint(plays):
             return None, None
         playable = self.playable(pid, plays)
         if not playable:

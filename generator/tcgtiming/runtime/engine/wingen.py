@@ -79,7 +79,7 @@ def window_body(gen, ni: int, node) -> list[str]:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
     lines += ["wPS = st.players", "wCH = st.choices", "wND = wCH.get(nid)",
               "wFB = st.choice_lists(nid) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
-              "wCA = st.cards", "wKP = st.kinds_by_player or st.play_kinds()"]
+              "wCA = st.cards", "wKP = None"]
     lines += give("wf", T) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
     decide = decision(gen)
@@ -115,8 +115,9 @@ def decision(gen) -> list[str]:
             + ["            " + x for x in scripted(gen)] + ["        else:", "            wx = None",
              "elif wl:",  # its next choices were taken already (by timing): the machine skips them
              "    wx, wb = st.window_decision(nd, wPL, wp)",
-             "elif wKP[wp].isdisjoint(wPL):", "    wx = wb = None",  # nothing the player could ever play here: a forced pass
-             "else:", "    wx, wb = st.unscripted_priority(nd, wPL, wp)"])
+             "else:", "    if wKP is None:", "        wKP = st.play_kinds()",  # read once per visit, when needed
+             "    if wKP[wp].isdisjoint(wPL):", "        wx = wb = None",  # nothing the player could ever play here: forced
+             "    else:", "        wx, wb = st.unscripted_priority(nd, wPL, wp)"])
 
 
 def scripted(gen) -> list[str]:
