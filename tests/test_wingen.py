@@ -179,3 +179,33 @@ def test_windows_the_rule_file_states_otherwise(rel, edits, tmp_path):
     assert plays > 0 or rel.endswith("turn-order.yaml")  # the policy plays in these windows
     src = "".join(v for k, v in program_for(game, len(sc.players)).fast_sources.items() if k not in src_before)
     assert "st.window(" not in src and "def WIN0(st, ni, nid, nd):" in src
+
+
+def test_the_lethal_damage_test_a_window_runs_before_priority_agrees_with_its_closure():
+    """MTG's rule processing before each priority tests damage_reaches: written as an expression (in
+    the rule scan and in place), it finds what the predicate's closure finds - damage at or over the
+    value, the value lowered by a modifier, a card without the value, another zone, another player."""
+    from types import SimpleNamespace
+
+    from tcgtiming.runtime.engine.conditions import PREDICATES
+    from tcgtiming.runtime.engine.state import RCard
+
+    game, sc = load(ROOT / "rules" / "mtg" / "scenarios" / "double-block.yaml")
+    cx = program_for(game, 2).cx
+    test = PREDICATES["damage_reaches"](cx, {"player": "self", "zone": "battlefield", "stat": "toughness"})
+    spec = next(iter(sc.cards.values()))
+    cases = []
+    lowered = [("toughness", -1)]
+    for damage, toughness, mods, zone, owner in [
+            (2, 2, [], "battlefield", "p1"), (1, 2, [], "battlefield", "p1"), (1, 2, lowered, "battlefield", "p1"),
+            (0, 1, lowered, "battlefield", "p1"), (5, None, [], "battlefield", "p1"), (3, 2, [], "graveyard", "p1"),
+            (3, 2, [], "battlefield", "p2")]:
+        card = RCard(spec, owner, {} if toughness is None else {"toughness": toughness}, zone)
+        card.damage, card.mods = damage, mods
+        zones = {p: {z: [] for z in game.zones} for p in ("p1", "p2")}
+        zones[owner][zone].append(card)
+        st = SimpleNamespace(zones=zones, seat=["p1", "p2", "p1", "p2"])
+        held = test(st)
+        assert eval(test.expr, {"st": st}) is held
+        cases.append(held)
+    assert cases == [True, False, True, True, False, False, False]
