@@ -4,6 +4,7 @@ scenario run both ways, traced (every entry's facts) and untraced (the final sta
 strict and with the random policy; and the fast tier is the one ``simulate`` uses."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -73,12 +74,20 @@ def test_fast_tier_on_the_anchor_turn(params):
         slow, fast = outcome(res.game, res.scenario, True, **how), outcome(res.game, res.scenario, False, **how)
         assert fast == slow and slow[0] != "error"
     src = "".join(program_for(res.game).fast_sources.values())
-    assert "del S[" in src and "q.pop(0)" in src and "Taken(ch)" in src  # each written in place
+    assert "del S[" in src and "q.n = 0" in src and "t = NEW(Taken)" in src  # each written in place
     # the check timing procedure at its calls (no call of its function), its branch's witnesses as expressions
-    assert "pc1 = " in src and "('has_pending', " in src
+    assert "pc1" not in src and "('has_pending', " in src  # its blocks laid out: no block counter
     assert not re.search(r"r = F\d+\(st, None\)", src)
+    # the phases called in place with no entry node (nothing jumps into or out of them): no block counter in the turn
+    assert re.search(r"def F0\(st, e\):\n(    .*\n)*?    F2\(st, None\)\n    F3\(st, None\)\n", src)
+    # plays onto the stage and reversals off it without move_card (nothing listens); the stage kept in slot order
+    assert "st.move_card(c, 'stage')" not in src and "D.sort(key=SLOT" in src and "st.move_card(c, 'reversed')" not in src
+    # an event of ids as a literal: a record of constants built once, when the code is compiled
+    assert re.search(r"o\(\(\d+, \('begin',\)\)\)", src)
+    # the check timing's frame pushed only around what calls out (its resolve), not around its firing in place
+    assert "FR.append(" in src and not re.search(r"FR\.append\(\d+\)\n *en = EC\[", src)
     if params.tp_every and not params.ntp_every:  # one card listens to the check timing: its firing in place
-        assert "ec = st.event_counts" in src and "st.firers[" not in src
+        assert "EC = st.event_counts" in src and "st.firers[" not in src
 
 
 def test_simulate_uses_the_fast_tier():
@@ -104,3 +113,27 @@ def test_setup_code_and_setup_loop_start_the_same_run(path, monkeypatch):
     monkeypatch.setattr(template, "CODE_CARDS", 0)
     assert outcome(game, sc, False, strict=True) == coded
     assert template.builder(program_for(game).setup(sc)).__code__.co_filename != "<tcgtiming scenario setup>"
+
+
+def test_the_budget_stops_a_loop_written_in_place(variant):
+    """A check timing whose first case always holds and goes back to the branch (its resolve finds
+    nothing): the procedure is written in place at each call, its branch only reads (its steps go to
+    the case's block, written at the branch), and the way back still tests the budget: both tiers
+    stop with the same error, naming the same cycle, at the same step."""
+    from conftest import MINI
+    game_path = variant(("when: {has_pending: turn_player}", "when: {count: {zone: hand, player: turn_player, ge: 0}}"),
+                        ('do: {resolve_pending: turn_player}}\n              - {kind: goto, target: "1"}',
+                         'do: {resolve_pending: turn_player}}\n              - {kind: goto, target: "2"}'))
+    res = compile_file(MINI.parent / "scenarios" / "lanes.yaml", rules=str(game_path))
+    game, sc = res.game, dataclasses.replace(res.scenario, max_steps=3_000)
+    for trace in (True, False):
+        slow, fast = outcome(game, sc, True, trace=trace), outcome(game, sc, False, trace=trace)
+        assert fast == slow and fast[:2] == ("error", "R502") and "repeats the cycle" in fast[2]
+    src = "".join(program_for(game).fast_sources.values())
+    assert not re.search(r"r = F\d+\(st, None\)", src)  # every check timing in place
+    # the branch's block takes no step at its head: its step is the case's, taken with the case block's two
+    assert re.search(r"\n( +)if pc1 == 2:\n\1    if \(len\(st\.zones\[SE\[0\]\]\['hand'\]\) >= 0\):\n\1        "
+                     r"st\.left -= 3\n\1        if st\.left < 0:\n", src)
+    for steps in (2_999, 3_000, 3_001):  # the same number of steps taken when the budget runs out
+        few = dataclasses.replace(sc, max_steps=steps)
+        assert outcome(game, few, False, trace=True) == outcome(game, few, True, trace=True)

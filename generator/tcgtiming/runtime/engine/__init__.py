@@ -21,6 +21,8 @@ The modules, by concern:
 ``program``     ``Program``: a game compiled once; ``program_for`` (cached)
 ``source``      the graph as Python code (the closure tier: each node's work a compiled closure)
 ``codegen``     the fast tier ``simulate`` uses: the common nodes' work written into that code too
+``layout``      the fast tier's blocks as straight code (the step budget's count kept exact)
+``placed``      moves, draws, pending abilities and scripted decisions written in place
 ``wingen``      the fast tier's priority windows: each window's loop as code
 ``firers``      a scenario's firing functions, one per event its cards listen to
 ``template``    a scenario's starting state (cards, zones, listeners) as code

@@ -12,7 +12,7 @@ CARD_ACTIONS = Registry("act_")
 
 
 def ids(cards) -> tuple:
-    return tuple(c.id for c in cards)
+    return tuple([c.id for c in cards])
 
 
 def pick_cards(st, node, pid, zone, count, which):
@@ -221,7 +221,10 @@ def act_discard_to_limit(cx, node, a):
                 "R503", f"{excess} card(s) must be discarded at '{node.id}' ({len(cards_in)} in hand, limit {limit}); "
                 f"the choice names {len(wanted)}" + ("" if len(cards) == len(wanted) else
                 f", not all in hand (hand: {', '.join(c.id for c in cards_in)})"), ch.loc)
-        cards += [c for c in reversed(cards_in) if c not in cards][: excess - len(cards)]
+        if cards:
+            cards += [c for c in reversed(cards_in) if c not in cards][: excess - len(cards)]
+        else:  # the policy's: the last ones taken into the hand, newest first
+            cards = cards_in[max(0, len(cards_in) - excess):][::-1]
         for c in cards:
             st.move_card(c, to)
         return ("discard", excess, ids(cards))

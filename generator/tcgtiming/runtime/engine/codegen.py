@@ -5,42 +5,46 @@ listen to (a Jinja-like compile: Python source, exec'd once, cached on the progr
 What is written in place, each only where its conditions hold (otherwise the node's compiled
 closure is called, as in ``source``, so every run records the same entries either way):
 
-- a procedure that calls no other (the check timing): its code in place at each call, a loop on a
-  block counter of its own, its first block before the loop;
+- the blocks of each function laid out as straight code (``layout``): a block one jump reaches is
+  written at that jump, the block counter stays only for blocks several jumps reach; a block that
+  only reads hands its steps to the blocks it jumps to (one budget test where there were two);
+- a child container entered only at its begin: called with no entry node, and what it returns
+  looked up only when a jump may leave it;
+- a procedure that calls no other (the check timing): its code in place at each call; its frame
+  pushed only around code that calls out (``calls_out``);
 - an event nothing listens to: nothing at all (no test at run time); an event one card listens to:
   its firing in place (``firers.in_place``: the listener's shape - every n-th, zone, condition - is
   part of the cache key); an event several cards listen to: the scenario's own firing function;
 - rule processing, in a game without interrupt-type rules: the first scan in place, the closure
   called only when a rule applies;
 - what a branch or loop tested (traced): the witnesses' values as expressions (``witness``), a case
-  of one predicate not tested again;
-- a card move or a draw from the top of a zone: list slices on the players' zone lists, the card's
-  zone, its values reset, the ``move`` facts - when no card event (entered, left the stage) listens
-  and the game has no interrupt-type rule; a move onto or off the stage calls ``move_card`` per card;
-- resolving the only pending ability of a player, with no cost and no choice scripted for the node;
-- a player action: with options, when its next scripted choice is keyed to it, names no card and
-  takes an available option (every option's condition tested, in order, as the machine does); yes
-  or no, when a choice keyed to it answers; only something to do, always;
+  of one predicate not tested again; an event of ids and numbers as a literal (a record of
+  constants is a constant of the code);
+- card moves, draws, the only pending ability, a player action answered by its scripted choice:
+  ``placed``;
 - a priority window: its loop as a function of its own (``wingen``), one per shape of window.
 
 Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
 scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending
-queues and zones it uses more than once through local names (a run never replaces them). ``CLOSURES``
-forces the closure tier (``source``): used by the test that compares the two tiers' records."""
+queues (the turn player's and the next's), event counts and zones it uses more than once through
+local names (a run never replaces them; seats change between turns only). ``CLOSURES`` forces the
+closure tier (``source``): used by the test that compares the two tiers' records."""
 from __future__ import annotations
 
 import ast
 import re
 
 from . import firers as firing
-from .abilities import ABILITY_ACTIONS, NOTHING_TO_DO
-from .cards import CARD_ACTIONS, LABEL
+from . import layout
 from .flow import Taken
+from .placed import Placed
 from .source import Gen
-from .state import GameOver, SimulationError
+from .state import GameOver
 from .wingen import window_functions, window_lines
 from .witness import tested_source
 
+CALL_OUT = re.compile(r"\b(st(?:\.\w+)+|[A-Z]+\d+|FI\[[^\]]*\])\(")  # a call in a line of code
+QUIET = {"st.out_of_steps", "st.context"}  # calls that read no frame
 CLOSURES = False  # True: every run uses the closure tier (the comparison test sets it)
 
 
@@ -78,29 +82,36 @@ def _turn(prog, st, traced: bool):
     return fn
 
 
-def _registered(prog, name: str, table: dict) -> bool:
-    """The action the node names is the engine's own (a program may be compiled with other actions)."""
-    return name in table and prog.action_table.get(name) is table[name]
+def literal(value) -> bool:
+    """A value Python writes and reads back as itself (numbers, None, tuples of them, strings of word
+    characters: an id, never text from a file that the code's later rewriting could touch)."""
+    if isinstance(value, tuple):
+        return all(literal(v) for v in value)
+    return value is None or type(value) in (int, bool) or (type(value) is str and re.fullmatch(r"[\w-]*", value) is not None)
 
 
-class Fast(Gen):
+class Fast(Placed, Gen):
     def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset(),
                  scripted: frozenset = frozenset(), shapes: frozenset = frozenset()):
         self.events, self.stray, self.scripted = events, stray, scripted
         self.shapes = {s[0]: s for s in shapes}  # the events with one listener: their firing in place
         super().__init__(prog, traced)
-        self.ns.update(Taken=Taken, GameOver=GameOver, **firing.names(prog))
+        self.ns.update(Taken=Taken, NEW=object.__new__, GameOver=GameOver, **firing.names(prog))
         cx = prog.cx
         self.stage = cx.zone_or_none("stage")
         # a card moved in place: nothing listens to a card's move, no interrupt-type rule reads it
         self.plain_moves = not ({"entered", "left_stage"} & events) and not prog.interrupt_rules
+        g = self.game  # the nodes a jump from another container lands on (entered there, not by a marker)
+        self.entered = {x for (cid, u), trs in self.transfers.items() for _, x in trs
+                        if x is not None and not isinstance(u, tuple) and g.nodes[x].container != cid}
+        self.static, self.escaping = self._children()
 
     def source(self) -> str:
         src = super().source()
         return src + window_functions(self)  # the windows' loops (``wingen``), each written once
 
     def function(self, cid: str) -> list[str]:
-        lines = super().function(cid)
+        lines = self.body(cid)
         body = [x for x in lines[1:] if x.strip() != "L = st.listen"]
         if any(re.search(r"\bL\b", x) for x in body):  # code of ``source`` that reads the listener index
             return lines
@@ -128,9 +139,16 @@ class Fast(Gen):
             if sum(x.count(f"st.{attr}[") for x in out) > 1:
                 head.append(f"    {name} = st.{attr}")
                 out = [x.replace(f"st.{attr}[", f"{name}[") for x in out]
+        if any("EC[" in x for x in out):
+            head.append("    EC = st.event_counts")
+        # the pending abilities of the turn player and the next: their queues (seats change between turns only)
+        for i in (0, 1):
+            if sum(x.count(f"PE[SE[{i}]]") for x in out) > 1:
+                head.append(f"    Q{i} = PE[SE[{i}]]")
+                out = [x.replace(f"PE[SE[{i}]]", f"Q{i}") for x in out]
         return head + out
 
-    def node(self, b: int, nid: str) -> list[str]:
+    def unit(self, b: int, nid: str) -> list[str]:
         prog = self.prog
         ni = prog.index[nid]
         n = self.game.nodes[nid]
@@ -140,22 +158,7 @@ class Fast(Gen):
         if k == "trigger":
             return refuse + self.trigger(ni, n)
         if k in ("check", "call"):
-            callee = self.game.nodes[self.succ(nid, "call")].container
-            body = self.inline(ni, callee)
-            out, lines = [], super().node(b, nid)
-            call = f"r = {self.fn[callee]}(st, None)"
-            while lines:
-                line = lines.pop(0)
-                if line == "if 'check_timing' in L: st.fire('check_timing')":
-                    if "check_timing" in self.events:
-                        out.append("FI['check_timing'](st, None)")
-                elif line == call and body is not None:  # the procedure in place: no call, no jump out to test
-                    out += body
-                elif line == "if r is not None:" and body is not None:
-                    lines.pop(0)
-                else:
-                    out.append(line)
-            return out
+            return self.call(b, ni, nid)
         if k in ("auto", "closed") and n.action is not None and getattr(prog.actions.get(ni), "const", None) is None:
             body = self.action(ni, n)
             if body is not None:
@@ -171,9 +174,61 @@ class Fast(Gen):
         refusal = f"if st.choices.get({nid!r}): st.closed_play({ni})"
         return [x for x in super().node(b, nid) if x != refusal or nid in self.stray]
 
+    def call(self, b: int, ni: int, nid: str) -> list[str]:
+        """A call of a procedure: written in place when it can be (``inline``). Its frame (the call
+        being run, read by decisions, windows and conditions) is pushed only around code that calls
+        out of the function: each such node of the procedure, the call's own work (the event it fires)."""
+        callee = self.game.nodes[self.succ(nid, "call")].container
+        self.frame_all = False
+        body = self.inline(ni, callee)
+        out, lines = [], super().node(b, nid)
+        call = f"r = {self.fn[callee]}(st, None)"
+        while lines:
+            line = lines.pop(0)
+            if line == "if 'check_timing' in L: st.fire('check_timing')":
+                if "check_timing" in self.events:
+                    out.append("FI['check_timing'](st, None)")
+            elif line == call and body is not None:  # the procedure in place: no call, no jump out to test
+                out.append(call)
+            elif line == "if r is not None:" and body is not None:
+                lines.pop(0)
+            else:
+                out.append(line)
+        if body is None:
+            return out
+        push, pop = f"st.frames.append({ni})", "st.frames.pop()"
+        at, end = out.index(call), out.index(pop)
+        pre, post = out[1:at], out[end + 1:]
+        if self.frame_all:  # a node that jumps calls out: the frame around the whole procedure
+            return [push] + pre + [x for x in body if x.strip() not in (push, pop)] + [pop] + post
+        return ([push] + pre + [pop] if self.calls_out(pre) else pre) + body + post
+
+    def calls_out(self, lines: list[str]) -> bool:
+        """Code that calls a function that may read the run's frames (not a firing in place without a
+        condition, the budget's test, the trace's context)."""
+        for x in lines:
+            for m in CALL_OUT.finditer(x):
+                name = m.group(1)
+                ev = re.fullmatch(r"FI\[(.*)\]", name)
+                if ev is not None and ast.literal_eval(ev.group(1)) in self.shapes:
+                    if self.shapes[ast.literal_eval(ev.group(1))][4]:
+                        return True  # its condition is tested
+                elif name not in QUIET:
+                    return True
+        return False
+
+    def node(self, b: int, nid: str) -> list[str]:
+        lines = self.unit(b, nid)
+        if self.inlined is None or not self.calls_out(lines):
+            return lines
+        if any(x.strip() in ("break", "return None", "continue") or layout.JUMP.fullmatch(x.strip()) for x in lines):
+            self.frame_all = True  # it jumps: its frame is the whole procedure's
+            return lines
+        return [f"st.frames.append({self.inlined})"] + lines + ["st.frames.pop()"]
+
     def inline(self, ni: int, cid: str) -> list[str] | None:
-        """A called procedure written in place (a loop on its own block counter) when it calls no
-        other procedure and has no child containers; else None (it is called)."""
+        """A called procedure written in place (``layout.procedure``) when it calls no other
+        procedure and has no child containers; else None (it is called)."""
         g = self.game
         if self.inlined is not None or any(isinstance(u, tuple) or g.nodes[u].kind in ("check", "call")
                                            for u in self.units[cid]):
@@ -182,18 +237,95 @@ class Fast(Gen):
         self.pcv, self.inlined = "pc1", ni
         try:
             blocks = self.blocks_of(cid)
-            body: list[str] = []
-            for b, us in enumerate(blocks):
-                body += self.block(b, us, len(blocks))
+            return layout.procedure([self.block(b, us, len(blocks)) for b, us in enumerate(blocks)], "pc1")
         finally:
             self.cid, self.block_of, self.block_first, self._b, self.pcv, self.inlined = saved
-        if blocks and self._first(blocks[0][0]) not in self.leaders:  # its first block runs once: before the loop
-            first = body.index("if pc1 == 1:") if len(blocks) > 1 else len(body)
-            head, body = [x[4:] for x in body[1:first]], body[first:]
-            if not body:
-                return [x for x in head if x != "break"]
-            return head + ["while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
-        return ["pc1 = 0", "while True:"] + ["    " + x for x in body] + ["    raise AssertionError(pc1)"]
+
+    def _inside(self, container: str, c: str) -> bool:
+        while container is not None and container != c:
+            container = self.game.containers[container].parent
+        return container == c
+
+    def _children(self) -> tuple[set, set]:
+        """The child containers entered only at their begin, from the unit before them (``static``: their
+        block is written at that unit's jump, called with no entry node); the containers a jump leaves
+        (``escaping``: their function may return the node it jumps to)."""
+        g, static, escaping = self.game, set(), set()
+        for ch, c in g.containers.items():
+            if c.parent is None:
+                continue
+            units = self.units[c.parent]
+            before = units[units.index(("child", ch)) - 1] if ("child", ch) in units else None
+            ok = before is not None
+            for (cid, u), trs in self.transfers.items():
+                inner = self._inside(cid, ch)
+                for kind, x in trs:
+                    if x is None:
+                        continue
+                    lands = self._inside(g.nodes[x].container, ch)
+                    if inner and not lands:
+                        escaping.add(ch)
+                    if lands and not inner and not (cid == c.parent and u == before and kind == "fall" and x == c.begin):
+                        ok = False
+            if ok:
+                static.add(ch)
+        return static, escaping
+
+    def child(self, ch: str) -> list[str]:
+        """A child container entered only at its begin: called with no entry node; the node it returns
+        (a jump out of it) looked up only when it may jump out."""
+        if ch not in self.static:
+            return super().child(ch)
+        call = [f"{self.fn[ch]}(st, None)"]
+        if ch in self.escaping:
+            self.dynamic = True
+            call = [f"r = {self.fn[ch]}(st, None)", "if r is not None:", f"    t = {self.dname}.get(r)", "    if t is None:",
+                    "        return r", "    pc, e = t", "    continue"]
+        c = self.game.containers[ch]
+        if c.skip_if is None:
+            return call
+        out = [f"if {self.test(c.skip_if, self.prog.condition(c.skip_if))}:"]  # skipped when its condition holds
+        out.append(f"    o(({self.prog.index[c.begin]}, {self.const('E', ('skipped',))}))" if self.traced else "    pass")
+        return out + ["else:"] + ["    " + x for x in call]
+
+    def body(self, cid: str) -> list[str]:
+        """The container's function (``Gen.function``) with its blocks laid out (``layout``)."""
+        prog, units = self.prog, self.units[cid]
+        blocks = self.blocks_of(cid)
+        d, fixed = {}, set()  # where a node of this container's subtree is entered: (block, entry node of the child)
+        for u in units:
+            if isinstance(u, tuple):
+                c = self.game.containers[u[1]]
+                if u[1] not in self.static:  # entered inside, or by a jump: behind the counter
+                    fixed.add(self.block_of[u[1]])
+                for nid in c.nodes:
+                    if nid in self.leaders or nid == c.begin:
+                        d[prog.index[nid]] = (self.block_of[u[1]], None if nid == c.begin else prog.index[nid])
+            elif u in self.leaders or u == units[0]:
+                d[prog.index[u]] = (self.block_of[u], None)
+                if u in self.entered and self.block_of[u]:  # a jump from another container lands here
+                    fixed.add(self.block_of[u])
+        self.dname, self.dynamic = self.const("D", d), False
+        lay = layout.Layout([self.block(b, us, len(blocks)) for b, us in enumerate(blocks)], "pc", fixed)
+        body = lay.dispatch(lay.roots)
+        head = [f"def {self.fn[cid]}(st, e):"] + (["    o = st.out"] if self.traced else []) + ["    L = st.listen"]
+        if lay.roots == [0] and not fixed:  # one block behind the counter, entered at its head
+            if not lay.looped and not self.dynamic:
+                return head + ["    " + x for x in body] + [""]
+            return head + ["    while True:"] + ["        " + x for x in body] + [""]
+        head += ["    if e is None:", "        pc = 0", "    else:", f"        pc, e = {self.dname}[e]", "    while True:"]
+        return head + ["        " + x for x in body] + [""]
+
+    def const(self, prefix: str, value) -> str:
+        """An event as a literal (a record of constants is one constant of the code: nothing to build)."""
+        if prefix == "E" and literal(value):
+            return repr(value)
+        return super().const(prefix, value)
+
+    def event(self, value: tuple, extra: str | None = None) -> str:
+        if extra is None or not literal(value):
+            return super().event(value, extra)
+        return "(" + "".join(f"{v!r}, " for v in value) + f"{extra})"
 
     def tested(self, ni: int, node, k: int | None = None) -> str:
         """What a branch or loop tested, written in place (the witnesses' values as expressions)."""
@@ -218,140 +350,16 @@ class Fast(Gen):
             return [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('trigger', n.event, ()))}))"]
         return []
 
-    # --- actions -------------------------------------------------------------------------------------
-    def action(self, ni: int, n) -> list[str] | None:
-        a, prog = n.action, self.prog
-        cx = prog.cx
-        try:
-            if a.name == "move" and _registered(prog, "move", CARD_ACTIONS) and a.arg("which", "top") == "top":
-                count = a.arg("count")
-                n_ = cx.int(count) if count is not None else 99
-                return self.moved(cx.seat(a.arg("player")), a.arg("from"), a.arg("to"), n_, "move")
-            if a.name == "draw" and _registered(prog, "draw", CARD_ACTIONS):
-                return self.moved(cx.seat(a.arg("player")), cx.zone("deck"), cx.zone("hand"), cx.int(a.arg("count")),
-                                  "draw")
-            if a.name == "resolve_pending" and _registered(prog, "resolve_pending", ABILITY_ACTIONS):
-                return self.resolve_one(ni, n, cx.seat(a.arg("player")))
-            if (a.name == "rule_processing" and _registered(prog, "rule_processing", ABILITY_ACTIONS)
-                    and not prog.interrupt_rules):
-                # no rule applies now (the first scan finds none): nothing to do, without the call
-                scan, act = self.const("RS", prog.check_scan[0]), self.const("A", prog.actions[ni])
-                if self.traced:
-                    return [f"ev = {act}(st) if {scan}(st, 0) >= 0 else {self.const('E', NOTHING_TO_DO)}"]
-                return [f"if {scan}(st, 0) >= 0: {act}(st)"]
-        except (SimulationError, KeyError, TypeError, ValueError):
-            return None  # the closure reports it, as it does on the closure tier
-        return None
-
-    def moved(self, seat: int, frm: str, to: str, count: int, what: str) -> list[str] | None:
-        """Cards from the top of a zone to another zone (``ev``: the event of a move or a draw)."""
-        zones = self.game.zones
-        if frm not in zones or to not in zones or seat is None:
-            return None
-        if what == "draw" and self.prog.interrupt_rules:
-            return None  # an empty deck asks the interrupt-type rules first
-        T = self.traced
-        lines = [f"p = st.seat[{seat}]", "Z = st.zones[p]", f"S = Z[{frm!r}]", f"cs = S[:{count}]"]
-        if self.plain_moves and self.stage not in (frm, to) and frm not in self.prog.stateful:
-            lines += ["if cs:", "    del S[:len(cs)]", f"    Z[{to!r}].extend(cs)", "    for c in cs:",
-                      f"        c.zone = {to!r}"]
-            if T:
-                lines.append(f"        o(('move', c.id, {frm!r}, {to!r}))")
-            lines += ["        c.mods = []", "        c.damage = 0"]
-        else:
-            lines += ["for c in cs:", f"    st.move_card(c, {to!r})"]
-        if not T:  # the event is only recorded
-            return lines
-        if what == "draw":
-            lines.append("ev = ('draw', p, tuple([c.id for c in cs]))")
-        else:
-            lines += [f"ev = ('move', tuple([c.id for c in cs]), {frm!r}, {to!r}) if cs else "
-                      f"{self.const('E', ('nothing_to_move', frm))}"]
+    def block(self, b: int, us: list, nblocks: int) -> list[str]:
+        """The block's lines (``layout``: not indented, its jumps in this container as markers)."""
+        self._b = b  # the block being written (a player action's jumps are relative to it)
+        lines = [x[4:] for x in super().block(b, us, nblocks)[1:]]
+        if lines and lines[-1] == f"{self.pcv} = {b + 1}":  # falls through to the next block
+            lines[-1] = layout.jump(b + 1)
         return lines
 
-    def resolve_one(self, ni: int, n, seat: int) -> list[str]:
-        """The only pending ability, without a cost, no choice scripted for the node: resolved in place;
-        anything else: the closure."""
-        a = self.const("A", self.prog.actions[ni])
-        chosen = f" and not st.choices.get({n.id!r})" if n.id in self.scripted else ""
-        head = [f"p = st.seat[{seat}]", "q = st.pending[p]",
-                f"if q.n == 1 and not q.log[q.head].ability.cost{chosen}:"]
-        if not self.traced:
-            return head + ["    x = q.pop(0)", "    ab = x.ability",
-                           "    if ab.effect: st.resolve_effects(ab, x.card, x.controller, None, None)",
-                           "elif q.n:", f"    {a}(st)"]
-        return head + ["    x = q.pop(0)", "    st.context()", "    ab = x.ability",
-                       "    ev = ('resolve', p, x.card.id, ab.id, st.resolve_effects(ab, x.card, x.controller, None, None) "
-                       "if ab.effect else ())",
-                       "elif not q.n:", f"    ev = {self.const('E', ('no_pending',))}",
-                       "else:", f"    ev = {a}(st)"]
-
-    # --- player actions ------------------------------------------------------------------------------
-    def player(self, ni: int, n) -> list[str] | None:
-        """A player action: with options, answered by the next choice scripted for it (an available
-        option, no card); yes or no, answered by one; or only something to do: the decision in place.
-        Anything else (no choice keyed to the node, a card named, an option not available): the
-        machine's ``player``, before anything has changed."""
-        if ni in self.prog.refused:  # its actor is ambiguous: the machine refuses it (R509)
-            return None
-        if n.choices:
-            return self.options(ni, n) if n.action is None else None
-        T, prog = self.traced, self.prog
-        act = prog.actions.get(ni)
-        did = f"{self.const('A', act)}(st)" if act is not None else self.const("E", LABEL)
-        actor = f"st.seat[{prog.actor_seat[ni]}]"
-        head = [f"st.at = st.node = {ni}"] + ([f"a = {actor}"] if T else [])
-        if not n.may:  # only something to do: no decision (its action takes a choice when it needs one)
-            lines = head + [f"st.player_choice_node, st.player_choice = {n.id!r}, None"]
-            return lines + ([f"o(({ni}, {did}, a, None))"] if T else [f"{did}" if act is not None else "pass"])
-        lines = [f"lst = st.choices.get({n.id!r})", "if lst and id(lst[0]) not in st.used_choices:"]
-        lines += ["    " + x for x in head + self.taken(n)]
-        lines += ["    c = ch.card", "    st._chosen, st._chosen_by = (st.cards.get(c) if c else None), t",
-                  "    t.read.add('take')", "    if ch.take != 'no':", f"        st.decisions[{n.id!r}] = 'yes'"]
-        lines += [f"        o(({ni}, ('does', {did}), a, 'scenario'))" if T else
-                  (f"        {did}" if act is not None else "        pass")]
-        lines += ["    else:", f"        st.decisions[{n.id!r}] = 'no'"]
-        if T:
-            lines.append(f"        o(({ni}, {self.const('E', ('declines',))}, a, 'scenario'))")
-        return lines + ["else:", f"    st.player({ni})"]
-
-    def taken(self, n) -> list[str]:
-        """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read)."""
-        return ["ch = lst.popleft()", "st.used_choices.add(id(ch))", "t = Taken(ch)", "st.taken.append(t)",
-                f"st.player_choice_node, st.player_choice = {n.id!r}, t"]
-
-    def options(self, ni: int, n) -> list[str]:
-        tests, closures = [], False
-        for k, c in enumerate(n.choices):  # every option's condition, in order, as the machine tests them
-            if c.when is None:
-                tests.append("True")
-                continue
-            src = self.prog.source_of(c.when)
-            if src is None:
-                src, closures = f"{self.const('C', self.prog.option_when[ni][k])}(st)", True
-            tests.append(src)
-        take = self.const("K", {c.id: k for k, c in enumerate(n.choices)})
-        jump_lines = []
-        for i, c in enumerate(n.choices):
-            head = "if k == 0:" if i == 0 else ("else:" if i == len(n.choices) - 1 else f"elif k == {i}:")
-            jump_lines += [head] + ["    " + x for x in self.jump_lines(c.entry)]
-        lines = [f"lst = st.choices.get({n.id!r})", "k = -1",
-                 "if lst and id(lst[0]) not in st.used_choices:", "    ch = lst[0]",
-                 f"    k = {take}.get(ch.take, -1) if ch.take is not None and not ch.card else -1"]
-        if any(t != "True" for t in tests):  # the option taken must be available (else the machine says why)
-            if closures:  # a compiled test may read the chosen card: none is chosen (the choice names none)
-                lines.append("    st._chosen = None")
-            lines += [f"    if k >= 0 and not ({', '.join(tests)},)[k]:", "        k = -1"]
-        lines += ["if k < 0:", f"    k = st.player({ni})", "else:"]
-        lines += ["    " + x for x in [f"st.at = st.node = {ni}"] + self.taken(n)]
-        lines += ["    t.read.add('take')", "    st._chosen, st._chosen_by = None, t", f"    st.decisions[{n.id!r}] = ch.take"]
-        if self.traced:
-            lines.append(f"    o(({ni}, ('choose', ch.take, None), st.seat[{self.prog.actor_seat[ni]}], 'scenario'))")
-        return lines + jump_lines
-
-    def jump_lines(self, x):
-        return self.jump(self._b, x)
-
-    def block(self, b: int, us: list, nblocks: int) -> list[str]:
-        self._b = b  # the block being written (a player action's jumps are relative to it)
-        return super().block(b, us, nblocks)
+    def jump(self, b: int, x: str | None) -> list[str]:
+        lines = super().jump(b, x)
+        if x is not None and self.game.nodes[x].container == self.cid:
+            return [layout.jump(self.block_of[x])]
+        return lines

@@ -38,16 +38,16 @@ def in_place(shape, traced: bool) -> list[str]:
     """The firing of an event with no subject and one listener, as lines of the program's code (what
     ``f(st, None)`` of ``_make`` does; it reads ``names``)."""
     event, every, zone, never, cond, deck = shape
-    lines = ["ec = st.event_counts", f"en = ec[{event!r}] = ec.get({event!r}, 0) + 1"]
+    lines = [f"en = EC[{event!r}] = EC.get({event!r}, 0) + 1"]  # EC: the run's event counts (a local name)
     if never:  # it fires for a card's own event or a destination only: never without a subject
         return lines
     tests = ["ez is not None", f"ez != {deck!r}"] + ([f"ez == {zone!r}"] if zone is not None else [])
     if cond:
         tests.append("st.holds_for(ei[5], ei[0])")
     body = [f"ei = st.listen[{event!r}][0]", "ez = ei[0].zone", f"if {' and '.join(tests)}:",
-            f"    if {event!r} in WATCHED: ec[marker({event!r}, ei[0], ei[1])] = en"]
-    pend = "Pending(ei[1], ei[0], ei[0].owner)"
-    body.append(f"    st.pending[ei[0].owner].append({pend})")
+            f"    if {event!r} in WATCHED: EC[marker({event!r}, ei[0], ei[1])] = en"]
+    # appended to its owner's queue (``Queue.append``)
+    body += ["    c = ei[0]", "    q = st.pending[c.owner]", "    q.log.append(Pending(ei[1], c, c.owner))", "    q.n += 1"]
     if traced:  # as ``add_pending``: the context of the entries changes
         body.append("    st.context()")
     if every:

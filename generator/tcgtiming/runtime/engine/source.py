@@ -105,6 +105,10 @@ class Gen:
         """What a branch tried up to case k, or (k None) what a loop's condition tested, as source."""
         return f"{self.tester(ni, node)}(st, {k})" if k is not None else f"{self.tester(ni, node, loop=True)}(st)"
 
+    def event(self, value: tuple, extra: str | None = None) -> str:
+        """An entry's event as code: a constant, with a value worked out at run time appended."""
+        return self.const("E", value) if extra is None else f"({self.const('E', value)} + ({extra},))"
+
     def const(self, prefix: str, value) -> str:
         name = f"{prefix}{len(self.ns)}"
         self.ns[name] = value
@@ -278,7 +282,7 @@ class Gen:
             if n.callee == "check_timing" or k == "check":
                 out.append("if 'check_timing' in L: st.fire('check_timing')")
             if T and "amount" in args:  # the amount as a number, worked out now (the damage it deals)
-                out += [f"st.at = {ni}", f"o(({ni}, ({self.const('E', ('call', tuple(n.call_args)))} + (st.damage_left,))))"]
+                out += [f"st.at = {ni}", f"o(({ni}, {self.event(('call', tuple(n.call_args)), 'st.damage_left')}))"]
             elif T:
                 out += [f"st.at = {ni}", f"o(({ni}, {self.const('E', ('call', tuple(n.call_args)))}))"]
             out += [f"r = {self.fn[callee]}(st, None)", "st.frames.pop()", "if r is not None:",
@@ -299,20 +303,20 @@ class Gen:
                 cond = self.test(c.when, prog.case_when[ni][i])
                 out.append(f"{'if' if i == 0 else 'elif'} {cond}:")
                 if T:
-                    out.append(f"    o(({ni}, ({self.const('E', ('case', c.id))} + ({self.tested(ni, n, i)},))))")
+                    out.append(f"    o(({ni}, {self.event(('case', c.id), self.tested(ni, n, i))}))")
                 out += ["    " + x for x in self.jump(b, c.entry)]
             arm = ["else:"] if n.choices else ["if True:"]
             if T:
-                arm.append(f"    o(({ni}, ({self.const('E', ('otherwise',))} + ({self.tested(ni, n, len(n.choices))},))))")
+                arm.append(f"    o(({ni}, {self.event(('otherwise',), self.tested(ni, n, len(n.choices)))}))")
             out += arm + ["    " + x for x in self.jump(b, n.otherwise)]
         elif k == "loop":
             out.append(f"if {self.test(n.condition, prog.loop_when[ni])}:")
             lt = self.tested(ni, n) if T and n.condition is not None else None
             if T:
-                out.append(f"    o(({ni}, {self.const('E', ('loop', True))}" + (f" + ({lt},)))" if lt else "))"))
+                out.append(f"    o(({ni}, {self.event(('loop', True), lt)}))")
             out += ["    " + x for x in self.jump(b, self.succ(nid, "loop"))] + ["else:"]
             if T:
-                out.append(f"    o(({ni}, {self.const('E', ('loop', False))}" + (f" + ({lt},)))" if lt else "))"))
+                out.append(f"    o(({ni}, {self.event(('loop', False), lt)}))")
             out += ["    " + x for x in self.jump(b, self.succ(nid, "exit"))]
         elif k == "foreach":
             out.append(f"if st.foreach({ni}):")
