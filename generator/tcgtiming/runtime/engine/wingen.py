@@ -51,7 +51,10 @@ def window_lines(gen, ni: int, node) -> list[str] | None:
         name = f"WIN{len(written)}"
         written[shape] = [name, f"def {name}(st, ni, nid, nd):"] + (["    o = st.out"] if gen.traced else []) + \
             ["    " + x for x in window_body(gen, ni, node)] + [""]
-    return [f"{written[shape][0]}(st, {ni}, {node.id!r}, {gen.const('N', node)})"]
+    nodes = gen.__dict__.setdefault("window_nodes", {})  # the node as a constant of the code, once
+    if ni not in nodes:
+        nodes[ni] = gen.const("N", node)
+    return [f"{written[shape][0]}(st, {ni}, {node.id!r}, {nodes[ni]})"]
 
 
 def window_functions(gen) -> str:
