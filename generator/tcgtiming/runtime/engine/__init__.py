@@ -23,6 +23,7 @@ The modules, by concern:
 ``codegen``     the fast tier ``simulate`` uses: the common nodes' work written into that code too
 ``layout``      the fast tier's blocks as straight code (the step budget's count kept exact)
 ``placed``      moves, draws, pending abilities and scripted decisions written in place
+``wingen``      the fast tier's priority windows: each window's loop as code
 ``firers``      a scenario's firing functions, one per event its cards listen to
 ``template``    a scenario's starting state, worked out once (``Setup``), made new for each run by code
 ``machine``     ``Machine``: the run state (in slots) and its services (moves, facts, budget, fingerprint)

@@ -21,7 +21,8 @@ closure is called, as in ``source``, so every run records the same entries eithe
   of one predicate not tested again; an event of ids and numbers as a literal (a record of
   constants is a constant of the code);
 - card moves, draws, the only pending ability, a player action answered by its scripted choice:
-  ``placed``.
+  ``placed``;
+- a priority window: its loop as a function of its own (``wingen``), one per shape of window.
 
 Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
 scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending
@@ -39,6 +40,7 @@ from .flow import Taken
 from .placed import Placed
 from .source import Gen
 from .state import GameOver
+from .wingen import window_functions, window_lines
 from .witness import tested_source
 
 CALL_OUT = re.compile(r"\b(st(?:\.\w+)+|[A-Z]+\d+|FI\[[^\]]*\])\(")  # a call in a line of code
@@ -104,6 +106,10 @@ class Fast(Placed, Gen):
                         if x is not None and not isinstance(u, tuple) and g.nodes[x].container != cid}
         self.static, self.escaping = self._children()
 
+    def source(self) -> str:
+        src = super().source()
+        return src + window_functions(self)  # the windows' loops (``wingen``), each written once
+
     def function(self, cid: str) -> list[str]:
         lines = self.body(cid)
         body = [x for x in lines[1:] if x.strip() != "L = st.listen"]
@@ -159,6 +165,10 @@ class Fast(Placed, Gen):
                 return refuse + self.wrap(ni, k, body)
         if k == "player":
             fast = self.player(ni, n)
+            if fast is not None:
+                return fast
+        if k == "window":  # the window's loop in place (``wingen``)
+            fast = window_lines(self, ni, n)
             if fast is not None:
                 return fast
         refusal = f"if st.choices.get({nid!r}): st.closed_play({ni})"

@@ -264,4 +264,6 @@ def pred_played_this_turn(cx, a):
 @PREDICATES
 def pred_damage_reaches(cx, a):
     zone, stat = a["zone"], a["stat"]
-    return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)))
+    # as source: ``lethal`` finding a card (what a window's rule processing tests before each priority)
+    return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)),
+                      f"any({stat!r} in c.base and c.damage >= c.stat({stat!r}) for c in st.zones[{{}}][{zone!r}])")

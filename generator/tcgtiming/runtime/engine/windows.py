@@ -30,6 +30,8 @@ class Windows:
         return self.play_counts.get((pid, kind), 0) if self.play_turn == self.turn_index else 0
 
     def window(self, ni: int) -> None:
+        """A priority window, run by the machine (the fast tier writes most windows in place:
+        ``wingen``; both make the same records)."""
         prog = self.prog
         node = prog.nodes[ni]
         w = node.window
@@ -45,11 +47,7 @@ class Windows:
         if hook is not None:
             self.before_priority(ni, hook)
         elif w.resolve != "immediate" and prog.game.check_timing is None:
-            # the default: abilities triggered just before a window go on the stack first (in turn order)
-            for pid in self.order:
-                while self.pending[pid]:
-                    p = self.pop_pending(pid, 0)
-                    self.push(StackItem(p.ability, p.card, p.controller, self.stack[-1] if self.stack else None))
+            self.stack_waiting()
         self.set_priority(first)
         passes = 0
         while True:
@@ -69,29 +67,56 @@ class Windows:
                         self.before_priority(ni, hook)
                     self.set_priority(first)
                 continue
-            card, ab, target = play
-            card.used = True
-            self.count_play(pid, ab.play)
-            item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
-            paid = play_cost(self, card, ab, pid)
-            effect = prog.effect
-            paid += tuple(effect(cost)(self, card, pid, item, target) for cost in ab.cost)
-            paid = (paid,) if paid else ()  # what the play cost, when it cost something (the entry tells it)
+            self.window_play(ni, w, pid, play, by)
             passes = 0
-            self.fire("played", card)
-            if w.resolve != "immediate" and ab.play not in prog.no_stack:
-                self.push(item)
-                if out is not None:
-                    out((ni, ("window_play", card.id, ab.id, None) + paid, pid, by))
-            else:
-                done = self.resolve_effects(ab, card, pid, item, target)
-                if out is not None:
-                    out((ni, ("window_play", card.id, ab.id, done) + paid, pid, by))
             if hook is not None:
                 self.before_priority(ni, hook)
             if w.after_play == "alternate":
                 self.set_priority(self.other(pid))
         self.set_priority(None)
+
+    def stack_waiting(self) -> None:
+        """The default before a window: abilities triggered just before it go on the stack first (in
+        turn order)."""
+        for pid in self.order:
+            while self.pending[pid]:
+                p = self.pop_pending(pid, 0)
+                self.push(StackItem(p.ability, p.card, p.controller, self.stack[-1] if self.stack else None))
+
+    def window_play(self, ni: int, w, pid, play, by) -> None:
+        """The player holding priority plays (card, ability, target): its costs paid, it goes on the
+        stack (or resolves at once), and the window's entry."""
+        prog, out = self.prog, self.out
+        card, ab, target = play
+        card.used = True
+        self.count_play(pid, ab.play)
+        item = StackItem(ab, card, pid, self.stack[-1] if self.stack else None, target)
+        paid = play_cost(self, card, ab, pid)
+        effect = prog.effect
+        paid += tuple(effect(cost)(self, card, pid, item, target) for cost in ab.cost)
+        paid = (paid,) if paid else ()  # what the play cost, when it cost something (the entry tells it)
+        self.fire("played", card)
+        if w.resolve != "immediate" and ab.play not in prog.no_stack:
+            self.push(item)
+            if out is not None:
+                out((ni, ("window_play", card.id, ab.id, None) + paid, pid, by))
+        else:
+            done = self.resolve_effects(ab, card, pid, item, target)
+            if out is not None:
+                out((ni, ("window_play", card.id, ab.id, done) + paid, pid, by))
+
+    def play_kinds(self) -> dict:
+        """Player -> the play kinds of the activated abilities of their cards: what they could ever
+        play (the same for every run of the scenario: kept on its ``Setup``, not in the run state)."""
+        setup = self.prog.setup(self.sc).__dict__
+        kinds = setup.get("_play_kinds")
+        if kinds is None:
+            found: dict = {pid: set() for pid in self.players}
+            for card in self.cards.values():
+                found.setdefault(card.owner, set()).update(
+                    ab.play for ab in card.spec.abilities if ab.kind == "activated")
+            kinds = setup["_play_kinds"] = {pid: frozenset(v) for pid, v in found.items()}
+        return kinds
 
     def before_priority(self, ni: int, hook) -> None:
         """The window's own actions before a player receives priority (rule processing, waiting
@@ -127,28 +152,27 @@ class Windows:
             ch.read.add("take")
             if ch.choice.take != "pass":
                 ch.read.add("card")
-        if ch is not None and ch.choice.take != "pass" and ch.choice.card:
-            card = self.cards.get(ch.card)
-            if card is None or card.owner != pid:
-                raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",
-                                      ch.loc, help="choices at a window are taken in priority order")
-            ab = next((x for x in card.spec.abilities if x.kind == "activated" and (ch.ability in (None, x.id))), None)
-            if ab is None or ab.play not in plays:
-                kinds = ", ".join(plays) or "none"
-                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
-                                      f"({node.label.en}): allowed here: {kinds}", ch.loc)
-            if not self.played_by(pid, ab.play):
-                kinds = ", ".join(k for k in plays if self.may_play(pid, k)) or "none"
-                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
-                                      f"({node.label.en}) by {self.who(pid)}: its timing ({ab.play}) is another "
-                                      f"player's; allowed to them here: {kinds}", ch.loc)
-            if not self.play_when_holds(pid, ab.play):
-                raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played now: a play of kind '{ab.play}' "
-                                      f"needs {cond_text(self.prog.game.plays[ab.play].get('when'))}", ch.loc)
-            self.pay_with = tuple(ch.cards or ())  # the cards the player pays the play kind's cost with
-            return (card, ab, self.cards.get(ch.target) if ch.target else None), "scenario"
-        if ch is not None:
+                if ch.choice.card:
+                    return self.scripted_play(node, plays, pid, ch), "scenario"
             return None, "scenario"
+        return self.unscripted_priority(node, plays, pid)
+
+    def choice_lists(self, node_id) -> tuple:
+        """The lists of choices a decision at the node reads when none is keyed to it, in the order
+        ``next_choice`` reads them: its step's and phase's (some choices keyed by timing), the unkeyed;
+        the ones not empty now (a list only ever gets shorter)."""
+        ch = self.choices
+        out = [ch[t] for t in self.timings_of(node_id) if ch.get(t)] if self.by_timing else []
+        if ch.get(None):
+            out.append(ch[None])
+        return tuple(out)
+
+    def unscripted_priority(self, node, plays, pid):
+        """A decision in a window with no choice scripted for it: a forced pass when nothing can be
+        played (none of the player's cards has a kind the window allows, or none can be played now),
+        else refused (--strict), the explorer's or the policy's."""
+        if self.play_kinds()[pid].isdisjoint(plays):
+            return None, None
         playable = self.playable(pid, plays)
         if not playable:
             return None, None  # nothing to play: passing is forced, not a decision
@@ -166,6 +190,29 @@ class Windows:
             return None, f"policy:{self.policy}"
         return (options[0] if self.policy == "first" else self.rng.choice(options)), f"policy:{self.policy}"
 
+    def scripted_play(self, node, plays, pid, ch):
+        """The play a scripted choice names (card, ability, target), refused when the card is not the
+        player's, cannot be played here or now; sets the cards it pays with."""
+        card = self.cards.get(ch.card)
+        if card is None or card.owner != pid:
+            raise SimulationError("R503", f"{ch.card} is not a card of {self.who(pid)}, who holds priority at '{node.id}'",
+                                  ch.loc, help="choices at a window are taken in priority order")
+        ab = next((x for x in card.spec.abilities if x.kind == "activated" and (ch.ability in (None, x.id))), None)
+        if ab is None or ab.play not in plays:
+            kinds = ", ".join(plays) or "none"
+            raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
+                                  f"({node.label.en}): allowed here: {kinds}", ch.loc)
+        if not self.played_by(pid, ab.play):
+            kinds = ", ".join(k for k in plays if self.may_play(pid, k)) or "none"
+            raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played at '{node.id}' "
+                                  f"({node.label.en}) by {self.who(pid)}: its timing ({ab.play}) is another "
+                                  f"player's; allowed to them here: {kinds}", ch.loc)
+        if not self.play_when_holds(pid, ab.play):
+            raise SimulationError("R503", f"{card.name} [{card.id}] cannot be played now: a play of kind '{ab.play}' "
+                                  f"needs {cond_text(self.prog.game.plays[ab.play].get('when'))}", ch.loc)
+        self.pay_with = tuple(ch.cards or ())  # the cards the player pays the play kind's cost with
+        return (card, ab, self.cards.get(ch.target) if ch.target else None)
+
     def close_window(self, ni, w) -> bool:
         """Both passed: resolve the stack (if any). True when the window reopens."""
         self.set_priority(None)
@@ -182,8 +229,12 @@ class Windows:
         return w.after_resolve == "reopen"
 
     def playable(self, pid, plays):
+        prog = self.prog
+        zones = prog.__dict__.get("_play_zones")
+        if zones is None:  # where cards are played from (the same for every run of the game)
+            zones = prog.__dict__["_play_zones"] = prog.cx.zones_of("hand", "stage", "field")
         out = []
-        for z in self.prog.cx.zones_of("hand", "stage", "field"):
+        for z in zones:
             for card in self.zones[pid][z]:
                 if card.used:
                     continue
