@@ -188,7 +188,7 @@ def test_the_lethal_damage_test_a_window_runs_before_priority_agrees_with_its_cl
     from types import SimpleNamespace
 
     from tcgtiming.runtime.engine.conditions import PREDICATES
-    from tcgtiming.runtime.engine.state import RCard
+    from tcgtiming.runtime.engine.state import card as make_card
 
     game, sc = load(ROOT / "rules" / "mtg" / "scenarios" / "double-block.yaml")
     cx = program_for(game, 2).cx
@@ -200,7 +200,7 @@ def test_the_lethal_damage_test_a_window_runs_before_priority_agrees_with_its_cl
             (2, 2, [], "battlefield", "p1"), (1, 2, [], "battlefield", "p1"), (1, 2, lowered, "battlefield", "p1"),
             (0, 1, lowered, "battlefield", "p1"), (5, None, [], "battlefield", "p1"), (3, 2, [], "graveyard", "p1"),
             (3, 2, [], "battlefield", "p2")]:
-        card = RCard(spec, owner, {} if toughness is None else {"toughness": toughness}, zone)
+        card = make_card(spec, owner, {} if toughness is None else {"toughness": toughness}, zone)
         card.damage, card.mods = damage, mods
         zones = {p: {z: [] for z in game.zones} for p in ("p1", "p2")}
         zones[owner][zone].append(card)
