@@ -147,6 +147,11 @@ def start(plan, out=None) -> Turn:
                     here.append(Card(*args))
             else:
                 pz[z] = []
+    return rest(s, plan, zones, out)
+
+
+def rest(s, plan, zones, out) -> Turn:
+    """The run state besides the zones: seats, queues, listeners, budget, decisions, record stream."""
     tp, ntp = s.seat = plan.seat
     qa, qb = s.order = Queue(), Queue()  # the queues in the players' order (the context's pending)
     s.queues = queues = {PLAYERS[0]: qa, PLAYERS[1]: qb}

@@ -27,7 +27,6 @@ sys.path.insert(0, str(SHARED / "bench" / "anchors"))
 
 import floor  # noqa: E402
 import floor_trace  # noqa: E402
-from floor import Queue  # noqa: E402
 
 
 # --- replacements, each without one obligation ----------------------------------------------------
@@ -92,22 +91,7 @@ def start_ids(plan, out=None):
         zones[pid] = pz = {}
         for z, cards in layout:
             pz[z] = list(map(_first, cards)) if cards else []
-    tp, ntp = s.seat = plan.seat
-    qa, qb = s.order = Queue(), Queue()
-    s.queues = queues = {floor.PLAYERS[0]: qa, floor.PLAYERS[1]: qb}
-    s.tq, s.nq = queues[tp], queues[ntp]
-    s.z1, s.z2 = zones[tp], zones[ntp]
-    s.listeners = listeners = []
-    for pid, z, i, ab in plan.listen:
-        listeners.append((zones[pid][z][i], ab, ab.every, queues[pid]))
-    s.count = s.used = s.policy = 0
-    s.left = plan.max_steps
-    s.node = None
-    s.decisions = {}
-    s.main, s.attack = iter(plan.main), iter(plan.attack)
-    s.records = out
-    s.out, s.ext = (None, None) if out is None else (out.append, out.extend)
-    return s
+    return floor.rest(s, plan, zones, out)
 
 
 def trigger_ids(card, ability, queue):
