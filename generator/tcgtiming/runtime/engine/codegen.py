@@ -53,7 +53,7 @@ def turn_for(prog, st, traced: bool):
     machine's firing functions. Called before the run; what it finds is the scenario's (cached on
     its ``Setup``)."""
     st.firers = firing.firers(prog, st)
-    made = prog.setup(st.sc).__dict__.setdefault("_turns", {})
+    made = st.setup.__dict__.setdefault("_turns", {})
     fn = made.get(traced)
     if fn is None:
         fn = made[traced] = _turn(prog, st, traced)

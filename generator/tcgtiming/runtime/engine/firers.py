@@ -10,7 +10,7 @@ from .state import Pending
 
 
 def firers(prog, st) -> dict:
-    setup = prog.setup(st.sc)
+    setup = st.setup
     made = setup.__dict__.get("_firers")
     if made is None:
         made = setup.__dict__["_firers"] = _make(prog, setup)
@@ -21,7 +21,7 @@ def shapes(prog, st) -> frozenset:
     """What the code of the firing of an event with one listener depends on, for each such event:
     (event, every n-th, zone, never without a subject, a condition, the deck zone)."""
     out = []
-    for event, items in prog.setup(st.sc).listen:
+    for event, items in st.setup.listen:
         if len(items) == 1:
             _, ab, every, zone, own, cond = items[0]
             out.append((event, every, zone, bool(own and event in CARD_EVENTS) or ab.to is not None,

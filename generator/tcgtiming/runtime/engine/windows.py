@@ -108,7 +108,7 @@ class Windows:
     def play_kinds(self) -> dict:
         """Player -> the play kinds of the activated abilities of their cards: what they could ever
         play (the same for every run of the scenario: kept on its ``Setup``, not in the run state)."""
-        setup = self.prog.setup(self.sc).__dict__
+        setup = self.setup.__dict__
         kinds = setup.get("_play_kinds")
         if kinds is None:
             found: dict = {pid: set() for pid in self.players}
