@@ -340,7 +340,7 @@ def act_end_effects(cx, node, a):
 def clear_mods(st, card) -> None:
     """The modifiers of a card end: each value they changed is a change of the entry (old -> base)."""
     before = {k: card.stat(k) for k, _ in card.mods}
-    card.mods = []
+    card.mods = ()  # none in force: the shared empty tuple (``Machine.modify`` makes a list)
     for k in sorted(before):
         if before[k] != card.stat(k):
             st.note(("stat", card.id, k, before[k], card.stat(k)))

@@ -76,7 +76,7 @@ class Placed:
             if T:
                 lines.append(f"        o(('move', c.id, {frm!r}, {to!r}))")
             if to != self.stage:
-                lines += ["        c.mods = []", "        c.damage = 0"]
+                lines += ["        c.mods = ()", "        c.damage = 0"]
             if frm in self.prog.stateful:  # a card off a zone that keeps states has none
                 lines += ["        if c.state is not None:"] + (["            o(('state', c.id, c.state, None))"] if T else [])
                 lines.append("            c.state = None")
