@@ -101,7 +101,7 @@ def set_state(st, cards, to, o):
     return ("set_state", tuple(c.id for c in cards), to)
 
 
-def rule_effect(st, ni, nid, who):
+def rule_effect(st, ni, nid):
     """A step's rule effect the player may decline, with the choice scripted: declined (True)."""
     lst = st.choices.get(nid)
     if not (lst and id(lst[0]) not in st.used_choices):
@@ -232,7 +232,7 @@ def turn_t(st):
         st.at = i + 2
         o((i + 2, ("trigger", f"{step}_step_start", ())))
         _w(st, i + 3, f"battle.{step}.free_before")
-        rule_effect(st, i + 4, f"battle.{step}.rule_effect", SE[seat])
+        rule_effect(st, i + 4, f"battle.{step}.rule_effect")
         o((i + 4, ("declines",), SE[seat], "scenario"))
         _w(st, i + 5, f"battle.{step}.free_after")
         st.at = i + 6
@@ -285,3 +285,89 @@ def turn_t(st):
     if st.left < 0:
         out_of_steps(st)
     o((1, END))
+
+
+# --- untraced ------------------------------------------------------------------------------------------
+def run_u(plan):
+    """One run without records: the state."""
+    st = start(plan)
+    for t in range(plan.turns):
+        st.turn_index = t
+        try:
+            turn_u(st)
+        except GameOver:
+            break
+        end_of_turn(st)
+    return st
+
+
+def _wu(st, ni, nid):
+    window_u(st, ni, nid, st.seat[0], True, EFFECTS_U, PLAYS, TIMED, WHEN)
+
+
+def turn_u(st):
+    SE = st.seat
+    st.left -= 7
+    if st.left < 0:
+        out_of_steps(st)
+    at_once(st)
+    set_state(st, list(st.zones[SE[0]]["field"]), "stand", None)
+    _wu(st, 6, "reroll.free")
+    at_once(st)
+    st.left -= 4
+    if st.left < 0:
+        out_of_steps(st)
+    _wu(st, 11, "draw.free_before")
+    if st.first_turn and st.turn_index == 0:
+        raise NotImplementedError("the first turn of the game")
+    st.left -= 2
+    if st.left < 0:
+        out_of_steps(st)
+    draw(st, SE[0], 1, None)
+    if SE[0] in st.losers or SE[1] in st.losers:
+        raise NotImplementedError("a player lost")
+    st.left -= 3
+    if st.left < 0:
+        out_of_steps(st)
+    _wu(st, 19, "draw.free_after")
+    at_once(st)
+    st.left -= 5
+    if st.left < 0:
+        out_of_steps(st)
+    _wu(st, 24, "deploy.free")
+    at_once(st)
+    st.left -= 1
+    if st.left < 0:
+        out_of_steps(st)
+    for step, i in STEPS[:2]:
+        st.left -= 7
+        if st.left < 0:
+            out_of_steps(st)
+        _wu(st, i + 3, f"battle.{step}.free_before")
+        rule_effect(st, i + 4, f"battle.{step}.rule_effect")
+        _wu(st, i + 5, f"battle.{step}.free_after")
+        at_once(st)
+    st.left -= 7
+    if st.left < 0:
+        out_of_steps(st)
+    _wu(st, 45, "battle.damage.free_before")
+    at = st.attack
+    if at is not None and at.defender is not None:
+        raise NotImplementedError("a battle")
+    _wu(st, 47, "battle.damage.free_after")
+    at_once(st)
+    st.left -= 10
+    if st.left < 0:
+        out_of_steps(st)
+    _wu(st, 52, "battle.return.free_before")
+    set_state(st, attack_cards(st, SE[0], "attacker"), "rest", None)
+    set_state(st, attack_cards(st, SE[1], "defender"), "rest", None)
+    _wu(st, 54, "battle.return.free_after")
+    reset_damage(st, None)
+    at_once(st)
+    if len(st.zones[SE[0]]["hand"]) > HAND_LIMIT:
+        raise NotImplementedError("a discard to the hand limit")
+    end_effects(st)
+    st.left -= 2
+    if st.left < 0:
+        out_of_steps(st)
