@@ -90,7 +90,8 @@ def test_floor_differs_when_its_turn_differs(monkeypatch):
 
 
 def test_floor_imports_nothing_from_tcgtiming():
-    for path in ANCHOR.glob("shipped_*.py"):
+    for name in ("shipped_floor", "shipped_window", "shipped_aquarian", "shipped_gundam"):
+        path = ANCHOR / f"{name}.py"
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}

@@ -174,8 +174,16 @@ def start(plan, out=None) -> Run:
             for spec, base, slot in row:
                 c = Card()
                 c.id = cid = spec.id
-                c.spec, c.owner, c.state, c.mods, c.zone, c.used, c.slot, c.damage = spec, pid, spec.state, (), z, False, slot, 0
-                c.base, c.name = base, spec.name
+                c.spec = spec
+                c.owner = pid
+                c.state = spec.state
+                c.mods = ()
+                c.zone = z
+                c.used = False
+                c.slot = slot
+                c.damage = 0
+                c.base = base
+                c.name = spec.name
                 here.append(c)
                 cards[cid] = c
     st.zones, st.cards = zones, cards

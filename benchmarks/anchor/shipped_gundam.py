@@ -301,8 +301,8 @@ def run_u(plan):
     return st
 
 
-def _wu(st, ni, nid):
-    window_u(st, ni, nid, st.seat[0], True, EFFECTS_U, PLAYS, TIMED, WHEN)
+def _wu(st, ni, nid, window=window_u, effects=EFFECTS_U):
+    window(st, ni, nid, st.seat[0], True, effects, PLAYS, TIMED, WHEN)
 
 
 def turn_u(st):

@@ -11,7 +11,7 @@ pending abilities waiting when the window opens) raise ``NotImplementedError``: 
 for the scenarios it is checked on."""
 from __future__ import annotations
 
-from shipped_floor import StackItem, context, out_of_steps, take
+from shipped_floor import StackItem, Taken, context, out_of_steps
 
 
 def _play(st, ch, t, p, plays, timed, when):
@@ -85,7 +85,7 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, w
         raise NotImplementedError("pending abilities when a window opens")
     players = st.players
     lst = st.choices.get(nid)
-    used = st.used_choices
+    used, keep = st.used_choices, st.taken.append
     if st.priority != first:
         st.priority = first
         context(st)
@@ -98,7 +98,11 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, w
         st.pay_with = ()
         if not (lst and id(lst[0]) not in used):
             raise NotImplementedError("an unscripted decision")
-        ch, t = take(st, lst, None)
+        ch = lst.popleft()  # taken as the engine takes it: used, and a Taken record
+        used.add(id(ch))
+        t = Taken()
+        t.choice = ch
+        keep(t)
         if ch.take == "pass":
             t.read = {"take"}
             n += 1
@@ -159,7 +163,7 @@ def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, w
         raise NotImplementedError("pending abilities when a window opens")
     players = st.players
     lst = st.choices.get(nid)
-    used = st.used_choices
+    used, keep = st.used_choices, st.taken.append
     if st.priority != first:
         st.priority = first
     n = 0
@@ -171,7 +175,11 @@ def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, w
         st.pay_with = ()
         if not (lst and id(lst[0]) not in used):
             raise NotImplementedError("an unscripted decision")
-        ch, t = take(st, lst, None)
+        ch = lst.popleft()  # taken as the engine takes it: used, and a Taken record
+        used.add(id(ch))
+        t = Taken()
+        t.choice = ch
+        keep(t)
         if ch.take == "pass":
             t.read = {"take"}
             n += 1
