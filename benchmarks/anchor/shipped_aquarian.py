@@ -39,7 +39,6 @@ NODES = {"turn.begin": 0, "turn.end": 1, "draw.begin": 2, "draw.end": 3, "draw.d
          "faction.checks.aggressive.attack.outcome.damage.next": 23, "faction.checks.aggressive.else.1": 25,
          "faction.free": 26, "main.begin": 27, "main.end": 28, "main.act": 29, "main.act.end.1": 39,
          "power.begin": 47, "power.end": 48, "power.set": 49, "power.control": 52}
-BEGIN, END, LABEL = ("begin",), ("end",), ("label",)
 NO_EFFECTS = {}
 
 
@@ -164,13 +163,13 @@ def turn_t(st):
         out_of_steps(st)
     if st.loops:
         st.loops.pop(CHECKS, None)
-    o((0, BEGIN))
+    o((0, ("begin",)))
     SE = st.seat
     # the draw phase
     st.left -= 3
     if st.left < 0:
         out_of_steps(st)
-    o((2, BEGIN))
+    o((2, ("begin",)))
     st.at = 4
     pid = SE[0]
     o((4, ("draw", pid, draw(st, pid, o)), pid))
@@ -180,13 +179,13 @@ def turn_t(st):
     st.left -= 1
     if st.left < 0:
         out_of_steps(st)
-    o((3, END))
+    o((3, ("end",)))
     faction_t(st, o, SE)
     # the main phase
     st.left -= 2
     if st.left < 0:
         out_of_steps(st)
-    o((27, BEGIN))
+    o((27, ("begin",)))
     st.at = st.node = 29
     take_ = choice(st, "main.act", MAIN_OPTIONS)
     o((29, ("choose", take_, None), SE[0], "scenario"))
@@ -196,12 +195,12 @@ def turn_t(st):
     if st.left < 0:
         out_of_steps(st)
     o((39, ("exit", "main")))
-    o((28, END))
+    o((28, ("end",)))
     # the power card phase
     st.left -= 2
     if st.left < 0:
         out_of_steps(st)
-    o((47, BEGIN))
+    o((47, ("begin",)))
     st.at = st.node = 49
     take_ = choice(st, "power.set", SET_OPTIONS)
     o((49, ("choose", take_, None), SE[0], "scenario"))
@@ -217,8 +216,8 @@ def turn_t(st):
     st.left -= 2
     if st.left < 0:
         out_of_steps(st)
-    o((48, END))
-    o((1, END))
+    o((48, ("end",)))
+    o((1, ("end",)))
 
 
 def faction_t(st, o, SE):
@@ -227,7 +226,7 @@ def faction_t(st, o, SE):
         out_of_steps(st)
     if st.loops:
         st.loops.pop(CHECKS, None)
-    o((7, BEGIN))
+    o((7, ("begin",)))
     ZO = st.zones
     while True:
         st.left -= 1
@@ -240,21 +239,21 @@ def faction_t(st, o, SE):
             if st.left < 0:
                 out_of_steps(st)
             window_t(st, 26, "faction.free", SE[0], True, NO_EFFECTS)
-            o((8, END))
+            o((8, ("end",)))
             return
         o((9, ("item", "factions", fid, st.loops[CHECKS], 6)))
         st.left -= 2
         if st.left < 0:
             out_of_steps(st)
         st.at = 10
-        o((10, LABEL))
+        o((10, ("label",)))
         card = active(st, SE[0], st.vars.get("faction"))
         if not has(card, "aggressive"):
             o((11, ("otherwise", (("attack", (("active_has", None, card.id if card else None, (), False),)),))))
             st.left -= 1
             if st.left < 0:
                 out_of_steps(st)
-            o((25, LABEL))
+            o((25, ("label",)))
             continue
         o((11, ("case", "attack", (("attack", (("active_has", None, card.id, (), True),)),))))
         st.left -= 2
@@ -308,7 +307,7 @@ def faction_t(st, o, SE):
         st.left -= 1
         if st.left < 0:
             out_of_steps(st)
-        o((23, LABEL))
+        o((23, ("label",)))
 
 
 # --- untraced ------------------------------------------------------------------------------------------

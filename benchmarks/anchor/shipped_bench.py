@@ -19,6 +19,7 @@ import platform
 import statistics
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -66,6 +67,55 @@ def without_gc(fn):
     return run
 
 
+def ids_only(plan):
+    """The floor's set-up with zones of card ids and no card objects (what card objects cost)."""
+    zones, cards = {}, {}
+    for pid, layout in plan.layout:
+        pz = zones[pid] = {}
+        for z, row in layout:
+            pz[z] = [spec.id for spec, _, _ in row]
+    return shipped_floor.rest(shipped_floor.Run(), plan, zones, cards)
+
+
+def choices(n, taken):
+    """``n`` choices taken from a deque: as the engine takes them (used, a Taken record, what was read),
+    or just taken (``taken`` False)."""
+    Taken, items = shipped_floor.Taken, [shipped_floor.Choice({"at": "x"}) for _ in range(n)]
+
+    def engine_way():
+        lst, used, keep = deque(items), set(), [].append
+        for _ in range(n):
+            ch = lst.popleft()
+            used.add(id(ch))
+            t = Taken()
+            t.choice = ch
+            keep(t)
+            t.read = {"take"}
+
+    def plain():
+        lst = deque(items)
+        for _ in range(n):
+            lst.popleft()
+    return engine_way if taken else plain
+
+
+def budget(n, kept):
+    """``n`` updates of the step budget (``kept``), or the same loop without them."""
+    st = shipped_floor.Run()
+
+    def updates():
+        st.left = n
+        for _ in range(n):
+            st.left -= 1
+            if st.left < 0:
+                raise shipped_floor.OutOfSteps
+
+    def loop():
+        for _ in range(n):
+            pass
+    return updates if kept else loop
+
+
 def check(mod, game, sc, prog, name):
     """The floor makes the engine's records and ends in its state (the test's check, done again here)."""
     plan = mod.plan(name)
@@ -79,7 +129,7 @@ def check(mod, game, sc, prog, name):
     return len(engine.records), sc.max_steps - engine.machine.left
 
 
-def measure(seconds, rounds):
+def measure(seconds, rounds, costs=False):
     rows = []
     for mod, game_id, name in FLOORS:
         path = ROOT / "rules" / game_id / "scenarios" / f"{name}.yaml"
@@ -93,6 +143,11 @@ def measure(seconds, rounds):
                "engine untraced": lambda: simulate(game, sc, strict=True, program=prog, trace=False),
                "floor traced": without_gc(lambda: mod.run_t(plan)),
                "floor untraced": without_gc(lambda: mod.run_u(plan))}
+        if costs:  # the parts of the floor's work, to tell what each obligation costs
+            fns.update({"set-up": without_gc(lambda: shipped_floor.start(plan)),
+                        "set-up, ids": without_gc(lambda: ids_only(plan)),
+                        "choices taken": choices(len(sc.choices), True), "choices plain": choices(len(sc.choices), False),
+                        "budget kept": budget(steps, True), "budget loop": budget(steps, False)})
         calls = {k: calls_for(fn, seconds) for k, fn in fns.items()}
         samples = {k: [] for k in fns}
         for _ in range(rounds):
@@ -122,6 +177,18 @@ def report(rows, seconds, rounds) -> str:
         lines.append(f"  {name}: bar {bar * 1e6:.1f} us; floor traced {r['floor traced'] * 1e6:.1f} us "
                      f"({r['floor traced'] / bar:.2f} of it), untraced {r['floor untraced'] * 1e6:.1f} us "
                      f"({r['floor untraced'] / bar:.2f} of it)")
+    if "set-up" not in rows[0][3]:
+        return "\n".join(lines)
+    lines += ["", "what the floor's obligations cost (untraced; the choices' and the budget's costs measured on their "
+              "own: the scenario's number of choices, and one budget update per step, an upper bound):", "",
+              "| scenario | floor untraced | set-up | of it card objects | choices taken as the engine takes them | "
+              "budget | floor without all these | the 20x bar |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, _, _, r in rows:
+        cards, taken = r["set-up"] - r["set-up, ids"], r["choices taken"] - r["choices plain"]
+        steps = r["budget kept"] - r["budget loop"]
+        bare = r["floor untraced"] - cards - taken - steps
+        lines.append(f"| {name} | {r['floor untraced'] * 1e6:.1f} us | {r['set-up'] * 1e6:.1f} us | {cards * 1e6:.1f} us | "
+                     f"{taken * 1e6:.1f} us | {steps * 1e6:.1f} us | {bare * 1e6:.1f} us | {r['legacy'] / TARGET * 1e6:.1f} us |")
     return "\n".join(lines)
 
 
@@ -129,8 +196,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=0.2)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--costs", action="store_true", help="also time the parts of the floor's work")
     args = ap.parse_args()
-    print(report(measure(args.seconds, args.rounds), args.seconds, args.rounds))
+    print(report(measure(args.seconds, args.rounds, args.costs), args.seconds, args.rounds))
     return 0
 
 

@@ -154,7 +154,10 @@ def start(plan, out=None) -> Run:
     st = Run()
     st.left = plan.max_steps
     st.out = out
-    st.players, st.names, st.zone_order, st.stateful = plan.players, plan.names, plan.zone_order, plan.stateful
+    st.players = plan.players
+    st.names = plan.names
+    st.zone_order = plan.zone_order
+    st.stateful = plan.stateful
     st.first_turn, st.deck, st.stage = False, "deck", None
     st.rng = None
     st.turn_index = 0
@@ -166,6 +169,11 @@ def start(plan, out=None) -> Run:
     st.in_interrupt = False
     st.policy_decisions = st.at = st.node = 0
     st.play_turn, st.play_counts, st.pay_with = -1, {}, ()
+    return rest(st, plan, *cards_of(plan))
+
+
+def cards_of(plan):
+    """The run's card objects in their zones (player -> zone -> cards), and the cards by id."""
     zones, cards = {}, {}
     for pid, layout in plan.layout:
         pz = zones[pid] = {}
@@ -186,6 +194,11 @@ def start(plan, out=None) -> Run:
                 c.name = spec.name
                 here.append(c)
                 cards[cid] = c
+    return zones, cards
+
+
+def rest(st, plan, zones, cards) -> Run:
+    """The run state besides the cards: seats, queues, the stack, decisions, choices, ..."""
     st.zones, st.cards = zones, cards
     st.listen = {}
     order = st.order = plan.order
@@ -193,12 +206,19 @@ def start(plan, out=None) -> Run:
     q0, q1 = Queue(), Queue()
     q0.log, q0.head, q0.n = [], 0, 0
     q1.log, q1.head, q1.n = [], 0, 0
-    st.pending = {plan.players[0]: q0, plan.players[1]: q1}
     st.queues = [q0, q1]
-    st.stack, st.revealed, st.decisions, st.event_counts, st.losers = [], [], {}, {}, []
+    st.stack = []
+    st.revealed = []
+    st.decisions = {}
+    st.event_counts = {}
+    st.losers = []
     st.frames, st.loops, st.vars = [], {}, {}
-    st.values = {p: {} for p in plan.players}
-    st.choices = {at: deque(chs) for at, chs in plan.choices}
+    p1, p2 = plan.players
+    st.values = {p1: {}, p2: {}}
+    st.pending = {p1: q0, p2: q1}
+    st.choices = choices = {}
+    for at, chs in plan.choices:
+        choices[at] = deque(chs)
     st.by_timing = False
     st.used_choices = set()
     st.all_choices = plan.all_choices

@@ -34,7 +34,6 @@ STEPS = (("attack", 28), ("defense", 35), ("damage", 42), ("return", 49))
 NODES.update((f"battle.{s}.{n}", i + k) for s, i in STEPS for k, n in enumerate(
     ("begin", "end", "start", "free_before", "rule_effect", "free_after", "finish" if s != "return" else "damage_reset")))
 NODES.update({"battle.return.effect_resolution": 56, "battle.return.hand_adjustment": 57, "battle.return.effects_end": 58})
-BEGIN, END = ("begin",), ("end",)
 
 
 def plan(name, max_steps=None):
@@ -168,9 +167,9 @@ def turn_t(st):
     st.left -= 7
     if st.left < 0:
         out_of_steps(st)
-    o((0, BEGIN))
+    o((0, ("begin",)))
     # the reroll phase
-    o((2, BEGIN))
+    o((2, ("begin",)))
     st.at = 4
     o((4, ("closed", at_once(st))))
     st.at = 5
@@ -178,12 +177,12 @@ def turn_t(st):
     _w(st, 6, "reroll.free")
     st.at = 7
     o((7, ("closed", at_once(st))))
-    o((3, END))
+    o((3, ("end",)))
     # the draw phase
     st.left -= 4
     if st.left < 0:
         out_of_steps(st)
-    o((8, BEGIN))
+    o((8, ("begin",)))
     st.at = 10
     o((10, ("trigger", "draw_phase_start", ())))
     _w(st, 11, "draw.free_before")
@@ -207,28 +206,28 @@ def turn_t(st):
     _w(st, 19, "draw.free_after")
     st.at = 20
     o((20, ("closed", at_once(st))))
-    o((9, END))
+    o((9, ("end",)))
     # the deploy phase
     st.left -= 5
     if st.left < 0:
         out_of_steps(st)
-    o((21, BEGIN))
+    o((21, ("begin",)))
     st.at = 23
     o((23, ("trigger", "deploy_phase_start", ())))
     _w(st, 24, "deploy.free")
     st.at = 25
     o((25, ("closed", at_once(st))))
-    o((22, END))
+    o((22, ("end",)))
     # the battle phase: its four steps
     st.left -= 1
     if st.left < 0:
         out_of_steps(st)
-    o((26, BEGIN))
+    o((26, ("begin",)))
     for (step, i), seat in zip(STEPS[:2], (0, 1)):
         st.left -= 7
         if st.left < 0:
             out_of_steps(st)
-        o((i, BEGIN))
+        o((i, ("begin",)))
         st.at = i + 2
         o((i + 2, ("trigger", f"{step}_step_start", ())))
         _w(st, i + 3, f"battle.{step}.free_before")
@@ -237,11 +236,11 @@ def turn_t(st):
         _w(st, i + 5, f"battle.{step}.free_after")
         st.at = i + 6
         o((i + 6, ("closed", at_once(st))))
-        o((i + 1, END))
+        o((i + 1, ("end",)))
     st.left -= 7
     if st.left < 0:
         out_of_steps(st)
-    o((42, BEGIN))
+    o((42, ("begin",)))
     st.at = 44
     o((44, ("trigger", "damage_step_start", ())))
     _w(st, 45, "battle.damage.free_before")
@@ -253,11 +252,11 @@ def turn_t(st):
     _w(st, 47, "battle.damage.free_after")
     st.at = 48
     o((48, ("closed", at_once(st))))
-    o((43, END))
+    o((43, ("end",)))
     st.left -= 10
     if st.left < 0:
         out_of_steps(st)
-    o((49, BEGIN))
+    o((49, ("begin",)))
     st.at = 51
     o((51, ("trigger", "return_step_start", ())))
     _w(st, 52, "battle.return.free_before")
@@ -276,15 +275,15 @@ def turn_t(st):
     o((57, ("closed", ("within_limit", len(hand), HAND_LIMIT))))
     st.at = 58
     o((58, ("closed", end_effects(st))))
-    o((50, END))
+    o((50, ("end",)))
     st.left -= 1
     if st.left < 0:
         out_of_steps(st)
-    o((27, END))
+    o((27, ("end",)))
     st.left -= 1
     if st.left < 0:
         out_of_steps(st)
-    o((1, END))
+    o((1, ("end",)))
 
 
 # --- untraced ------------------------------------------------------------------------------------------
