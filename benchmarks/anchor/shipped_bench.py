@@ -68,13 +68,16 @@ def without_gc(fn):
 
 
 def ids_only(plan):
-    """The floor's set-up with zones of card ids and no card objects (what card objects cost)."""
+    """The floor's set-up with zones of card ids and no card objects (what card objects cost): the
+    same loops as ``shipped_floor.cards_of``, and the same state besides."""
     zones, cards = {}, {}
     for pid, layout in plan.layout:
         pz = zones[pid] = {}
         for z, row in layout:
-            pz[z] = [spec.id for spec, _, _ in row]
-    return shipped_floor.rest(shipped_floor.Run(), plan, zones, cards)
+            here = pz[z] = []
+            for spec, _, _ in row:
+                here.append(spec.id)
+    return shipped_floor.rest(shipped_floor.head(plan, None), plan, zones, cards)
 
 
 def choices(n, taken):

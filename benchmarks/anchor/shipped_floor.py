@@ -151,6 +151,11 @@ class Plan:
 
 def start(plan, out=None) -> Run:
     """A run's state as the engine's generated ``start`` makes it, with ``Machine.__init__``'s part."""
+    return rest(head(plan, out), plan, *cards_of(plan))
+
+
+def head(plan, out) -> Run:
+    """The run state's constants: the budget, the record stream, what every run shares or starts with."""
     st = Run()
     st.left = plan.max_steps
     st.out = out
@@ -169,7 +174,7 @@ def start(plan, out=None) -> Run:
     st.in_interrupt = False
     st.policy_decisions = st.at = st.node = 0
     st.play_turn, st.play_counts, st.pay_with = -1, {}, ()
-    return rest(st, plan, *cards_of(plan))
+    return st
 
 
 def cards_of(plan):
