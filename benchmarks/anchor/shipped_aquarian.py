@@ -23,7 +23,8 @@ SCENARIOS = ("tenth-damage-ends-game", "damage-judgment-no-recheck")
 FACTIONS = ("ego", "arayashiki", "wizdom", "darklore", "kyokusei", "eraser")  # the game's list 'factions'
 IN_PLAY = frozenset({"faction_area"})  # the zones a present attacker is in (the parties)
 DAMAGE_LIMIT = 10
-CHECKS, GUARD, RESPONSE = "faction.checks", "faction.checks.aggressive.attack.guard", "faction.checks.aggressive.attack.response"
+CHECKS = "faction.checks"
+GUARD, RESPONSE = "faction.checks.aggressive.attack.guard", "faction.checks.aggressive.attack.response"
 GUARD_OPTIONS, MAIN_OPTIONS, SET_OPTIONS = (
     frozenset({"guard", "no_guard"}),
     frozenset({"character", "break", "permanent", "project", "fast", "effect", "attack", "end"}),

@@ -32,8 +32,10 @@ NODES = {"turn.begin": 0, "turn.end": 1, "reroll.begin": 2, "reroll.end": 3, "re
 # free_after, finish from there (the return step has its own last nodes)
 STEPS = (("attack", 28), ("defense", 35), ("damage", 42), ("return", 49))
 NODES.update((f"battle.{s}.{n}", i + k) for s, i in STEPS for k, n in enumerate(
-    ("begin", "end", "start", "free_before", "rule_effect", "free_after", "finish" if s != "return" else "damage_reset")))
-NODES.update({"battle.return.effect_resolution": 56, "battle.return.hand_adjustment": 57, "battle.return.effects_end": 58})
+    ("begin", "end", "start", "free_before", "rule_effect", "free_after",
+     "finish" if s != "return" else "damage_reset")))
+NODES.update({"battle.return.effect_resolution": 56, "battle.return.hand_adjustment": 57,
+              "battle.return.effects_end": 58})
 
 
 def plan(name, max_steps=None):
@@ -51,6 +53,8 @@ def interrupts(st):
 
 
 def draw(st, pid, n, o):
+    """``n`` cards drawn (``Machine.draw``): each move followed by the interrupt rule's test; ``o``: the
+    record stream or None."""
     zones = st.zones[pid]
     deck, hand = zones["deck"], zones["hand"]
     drawn = []
@@ -73,8 +77,11 @@ def draw(st, pid, n, o):
 
 
 def draw_effect(st, item, e):
+    """The draw effect of a resolving stack item: its controller (or the other player) draws."""
     args = e[1]
-    pid = item.controller if args.get("who", "controller") == "controller" else st.players[item.controller == st.players[0]]
+    pid = item.controller
+    if args.get("who", "controller") != "controller":
+        pid = st.players[pid == st.players[0]]
     return ("draw", pid, draw(st, pid, args.get("count", 1), st.out))
 
 
@@ -92,6 +99,7 @@ def at_once(st):
 
 
 def set_state(st, cards, to, o):
+    """The cards put into a state (a change recorded for each card whose state changes)."""
     for c in cards:
         if c.state != to:
             if o is not None:
@@ -101,7 +109,8 @@ def set_state(st, cards, to, o):
 
 
 def rule_effect(st, ni, nid):
-    """A step's rule effect the player may decline, with the choice scripted: declined (True)."""
+    """A step's rule effect the player may decline, its choice scripted: taken as the engine takes a
+    player's choice (the decision, the chosen card, the position)."""
     lst = st.choices.get(nid)
     if not (lst and id(lst[0]) not in st.used_choices):
         raise NotImplementedError("an unscripted rule effect")
@@ -125,6 +134,7 @@ def attack_cards(st, pid, which):
 
 
 def reset_damage(st, o):
+    """The damage on every card reset (none is damaged in this turn, but every card is looked at)."""
     had = [c for pid in st.players for z in st.zones[pid].values() for c in z if c.damage]
     for c in had:
         if o is not None:

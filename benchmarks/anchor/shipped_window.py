@@ -26,7 +26,7 @@ def _play(st, ch, t, p, plays, timed, when):
                 break
         else:
             a = None
-    if a is None or a.play not in plays or (a.play in timed and p != st.seat[timed[a.play]]):
+    if a is None or a.play not in plays or (timed and a.play in timed and p != st.seat[timed[a.play]]):
         raise NotImplementedError("a scripted play refused")
     if a.play in when:
         raise NotImplementedError("a play kind with a condition of its own")
@@ -76,7 +76,7 @@ def negate_u(st, item, args):
     return ("negate", ans.card.id, ans.ability.id)
 
 
-def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, when=frozenset()):  # noqa: B006 - never changed
+def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None, when=frozenset()):
     """A window at node ``ni`` (its choices keyed ``nid``), priority first to ``first``; ``reopen``: it
     opens again after the stack resolves; ``effects``: effect name -> function(st, item, args)."""
     o = st.out
@@ -156,7 +156,7 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, w
             context(st)
 
 
-def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed={}, when=frozenset()):  # noqa: B006 - never changed
+def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None, when=frozenset()):
     """``window_t`` without records."""
     st.at = st.node = ni
     if st.queues[0].n or st.queues[1].n:
