@@ -130,8 +130,9 @@ class Abilities:
 
     def interrupts(self) -> int:
         """Interrupt-type rules, applied until none applies (each rule for each player, in order);
-        how many were applied."""
-        if self.in_interrupt or not self.prog.interrupt_rules:
+        how many were applied. When the last full scan found none and nothing they read has changed
+        since (``interrupt_due`` false: see ``interrupt_watch``), none applies: no scan."""
+        if self.in_interrupt or not self.interrupt_due or not self.prog.interrupt_rules:
             return 0
         scan, pairs = self.prog.interrupt_scan
         self.in_interrupt = True
@@ -141,7 +142,8 @@ class Abilities:
             while True:
                 k = scan(self, k)
                 if k < 0:
-                    if not fired:
+                    if not fired:  # a whole scan from the first rule found none that applies
+                        self.interrupt_due = self.prog.interrupt_watch is None
                         return n
                     k, fired = 0, False
                     continue
@@ -161,6 +163,31 @@ class Abilities:
         done = self.resolve_effects(p.ability, p.card, p.controller, None, None)
         if out is not None:
             out((self.at, ("resolved", p.controller, p.card.id, p.ability.id, done)))
+
+
+def interrupt_watch(prog):
+    """The zones whose card counts are all that the interrupt-type rules' conditions read (``count``
+    predicates, through all/any/not; ``lost``, whose list changes only in ``Machine.lose``): only a
+    move into or out of one of them (or a player losing) can make a rule apply that did not. None
+    when a condition reads anything else (every move scans the rules, as before)."""
+    from .conditions import PREDICATES  # (conditions imports this module)
+    count, lost = PREDICATES.get("count"), PREDICATES.get("lost")
+    table = prog.predicate_table
+    zones = set()
+
+    def reads(cond) -> bool:
+        if isinstance(cond, m.Not):
+            return reads(cond.cond)
+        if isinstance(cond, (m.All, m.AnyOf)):
+            return all(reads(c) for c in cond.conds)
+        fn = table.get(cond.name)
+        if fn is count and count is not None:
+            zones.add(dict(cond.args).get("zone"))
+            return True
+        return fn is lost and lost is not None
+    if all(rp.when is None or reads(rp.when) for rp in prog.interrupt_rules):
+        return frozenset(zones)
+    return None
 
 
 NOTHING_TO_DO = ("rule_processing", 0)

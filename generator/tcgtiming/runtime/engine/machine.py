@@ -36,6 +36,7 @@ class Machine(Flow, Windows, Abilities):
         ("attacks_this_turn", 0), ("damage_left", 0),
         ("_chosen", None), ("_chosen_by", None),  # the card chosen at the last decision (Flow.chosen), the choice that chose it
         ("result", "ongoing"), ("priority", None), ("window_state", None), ("in_interrupt", False), ("rule_key", None),
+        ("interrupt_due", True),  # an interrupt-type rule may apply (false: none did at the last scan, nothing it reads moved since)
         ("policy_decisions", 0), ("player_choice_node", None), ("player_choice", None),
         ("at", 0),  # the node being run (for entries made inside its work; kept up to date with the trace)
         ("node", 0),  # the latest decision's node (player action, window, for-each): the state's position
@@ -136,7 +137,13 @@ class Machine(Flow, Windows, Abilities):
             self.fire("left_stage", card)
         if "entered" in self.listen:
             self.fire("entered", card)
-        if self.prog.interrupt_rules:
+        prog = self.prog
+        if prog.interrupt_rules:
+            if not self.interrupt_due:
+                watch = prog.interrupt_watch
+                if came_from not in watch and to not in watch:
+                    return  # no count the rules read has changed: none applies now
+                self.interrupt_due = True
             self.interrupts()
 
     def draw(self, pid: str, n: int, deck: str, hand: str) -> list[RCard]:
@@ -174,6 +181,7 @@ class Machine(Flow, Windows, Abilities):
     def lose(self, pid: str) -> None:
         if pid not in self.losers:
             self.losers.append(pid)
+            self.interrupt_due = True  # an interrupt-type rule may read 'lost'
             self.note(("lose", pid))
 
     # --- pending abilities, the stack, priority: the context of the entries -----------------------
