@@ -202,11 +202,14 @@ def act_rule_processing(cx, node, a):
         nothing.const = NOTHING_TO_DO
         return nothing
 
+    # the game's interrupt-type rules (none: no call to ask them; ``interrupt_due`` false: none applies)
+    interrupting = any(rp.type == "interrupt" for rp in cx.game.rule_processes.values())
+
     def run(st):
         # every rule that applies: an interrupt-type rule already due (from the starting state, or a
         # value that changed without a card moving) is applied here too, each an entry of its own
         scan, pairs = st.prog.check_scan
-        n = st.interrupts()
+        n = st.interrupts() if interrupting and st.interrupt_due else 0
         k, applied = 0, False
         while True:
             k = scan(st, k)
@@ -214,7 +217,7 @@ def act_rule_processing(cx, node, a):
                 if not st.losers and applied:
                     k, applied = 0, False
                     continue
-                m = 0 if st.losers else st.interrupts()
+                m = st.interrupts() if interrupting and st.interrupt_due and not st.losers else 0
                 if not m:  # the game's own end_game nodes end the game (they read 'lost')
                     return ("rule_processing", n) if n else NOTHING_TO_DO
                 n += m

@@ -98,13 +98,15 @@ class Machine(Flow, Windows, Abilities):
             self.out(fact)
 
     def move_card(self, card: RCard, to: str, *, top: bool = False) -> None:
+        came_from = card.zone
         zones = self.zones[card.owner]
-        src = zones.get(card.zone) if card.zone else None
-        if src is not None:
-            try:
-                src.remove(card)
-            except ValueError:
-                pass
+        if came_from:
+            src = zones.get(came_from)
+            if src is not None:
+                try:
+                    src.remove(card)
+                except ValueError:
+                    pass
         dest = zones.get(to)
         if dest is None:
             dest = self.zone(card.owner, to)
@@ -124,19 +126,21 @@ class Machine(Flow, Windows, Abilities):
             dest.insert(0, card)
         else:
             dest.append(card)
-        came_from = card.zone
         card.zone = to
-        if self.out is not None:
-            self.out(("move", card.id, came_from, to))
+        out = self.out
+        if out is not None:
+            out(("move", card.id, came_from, to))
         if to != stage:
             card.mods = ()
             card.damage = 0
         if came_from in self.stateful and to != came_from and card.state is not None:
             self.set_state(card, None)  # e.g. a card off the stage is neither standing, rested nor reversed
-        if stage is not None and came_from == stage and to != stage and "left_stage" in self.listen:
-            self.fire("left_stage", card)
-        if "entered" in self.listen:
-            self.fire("entered", card)
+        listen = self.listen
+        if listen:  # the card events (most games have none: no lookups)
+            if stage is not None and came_from == stage and to != stage and "left_stage" in listen:
+                self.fire("left_stage", card)
+            if "entered" in listen:
+                self.fire("entered", card)
         prog = self.prog
         if prog.interrupt_rules:
             if not self.interrupt_due:
@@ -149,13 +153,17 @@ class Machine(Flow, Windows, Abilities):
     def draw(self, pid: str, n: int, deck: str, hand: str) -> list[RCard]:
         drawn = []
         zones = self.zones[pid]
+        move = self.move_card
         for _ in range(n):
-            if not zones[deck]:
-                self.interrupts()
-                if not zones[deck]:
+            pile = zones[deck]
+            if not pile:
+                if self.interrupt_due:  # (false: no interrupt-type rule applies now)
+                    self.interrupts()
+                pile = zones[deck]
+                if not pile:
                     break
-            card = zones[deck][0]
-            self.move_card(card, hand)
+            card = pile[0]
+            move(card, hand)
             drawn.append(card)
         return drawn
 
