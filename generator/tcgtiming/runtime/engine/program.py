@@ -12,7 +12,7 @@ from ...core import model as m
 from .abilities import ABILITY_ACTIONS, interrupt_watch
 from .cards import CARD_ACTIONS
 from .combat import COMBAT_ACTIONS
-from .conditions import PREDICATES
+from .conditions import PREDICATES, compiled
 from .context import AMBIGUOUS, Cx
 from .effects import EFFECTS
 from .melee import MELEE_ACTIONS
@@ -149,6 +149,9 @@ class Program:
         return fn
 
     def _condition(self, cond):
+        src = self.source_of(cond) if isinstance(cond, (m.Not, m.All, m.AnyOf)) else None
+        if src is not None:  # every part has its source: one function of it (no call per part)
+            return compiled(src)
         if isinstance(cond, m.Not):
             inner = self.condition(cond.cond)
             return lambda st: not inner(st)
