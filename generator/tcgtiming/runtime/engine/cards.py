@@ -37,6 +37,16 @@ def pick_cards(st, node, pid, zone, count, which):
     return cards[:count]
 
 
+def picker(which):
+    """``pick_cards`` with ``which`` resolved once: ``pick(st, node, pid, zone, count)``; the top cards
+    and all of them without the chain of tests."""
+    if which in (None, "top"):
+        return lambda st, node, pid, zone, count: st.zones[pid][zone][:count]
+    if which == "all":
+        return lambda st, node, pid, zone, count: list(st.zones[pid][zone])
+    return lambda st, node, pid, zone, count: pick_cards(st, node, pid, zone, count, which)
+
+
 def chosen_from(st, node, cards, count):
     if node is None:  # inside rule processing: scripted as {at: <rule process id>, card: ...}
         ch = st.next_choice(st.rule_key) if st.rule_key else None
@@ -145,13 +155,15 @@ def act_draw_modified(cx, node, a):
 def act_set_state(cx, node, a):
     i, to, which = cx.seat(a["player"]), a["to"], a.get("which", "all")
     z = a.get("zone") or cx.zone("stage")
+    pick, reversing = picker(which), to == "reverse"
 
     def run(st):
         pid = st.seat[i]
-        cards = chosen_from(st, node, st.zones[pid][z], 1) if which == "chosen" else pick_cards(st, node, pid, z, 99, which)
+        cards = chosen_from(st, node, st.zones[pid][z], 1) if which == "chosen" else pick(st, node, pid, z, 99)
+        set_state = st.set_state
         for c in cards:
-            st.set_state(c, to)
-            if to == "reverse":
+            set_state(c, to)
+            if reversing:
                 st.fire("reversed", c)
         return ("set_state", ids(cards), to)
     return run
@@ -161,11 +173,13 @@ def act_set_state(cx, node, a):
 def act_move(cx, node, a):
     i, frm, to, which = cx.seat(a["player"]), a["from"], a["to"], a.get("which", "top")
     count = cx.int(a["count"]) if a.get("count") is not None else (None if which in ("chosen", "reversed") else 99)
+    pick = picker(which)
 
     def run(st):
-        cards = pick_cards(st, node, st.seat[i], frm, count, which)
+        cards = pick(st, node, st.seat[i], frm, count)
+        move = st.move_card
         for c in cards:
-            st.move_card(c, to)
+            move(c, to)
         if which == "revealed":
             st.revealed = [c for c in st.revealed if c not in cards]
         if not cards:
@@ -338,12 +352,20 @@ def act_end_effects(cx, node, a):
 
 
 def clear_mods(st, card) -> None:
-    """The modifiers of a card end: each value they changed is a change of the entry (old -> base)."""
-    before = {k: card.stat(k) for k, _ in card.mods}
+    """The modifiers of a card end: each value they changed is a change of the entry (old -> base):
+    a value whose modifiers add up to other than 0."""
+    mods = card.mods
     card.mods = ()  # none in force: the shared empty tuple (``Machine.modify`` makes a list)
-    for k in sorted(before):
-        if before[k] != card.stat(k):
-            st.note(("stat", card.id, k, before[k], card.stat(k)))
+    if st.out is None:  # the changes are only recorded
+        return
+    by: dict = {}
+    for k, x in mods:
+        by[k] = by.get(k, 0) + x
+    base = card.base
+    for k in sorted(by):
+        if by[k]:
+            v = base.get(k, 0)
+            st.out(("stat", card.id, k, v + by[k], v))
 
 
 def _unusable(st, pid, z, frm) -> str:

@@ -283,4 +283,5 @@ def pred_damage_reaches(cx, a):
     zone, stat = a["zone"], a["stat"]
     # as source: ``lethal`` finding a card (what a window's rule processing tests before each priority)
     return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)),
-                      f"any({stat!r} in c.base and c.damage >= c.stat({stat!r}) for c in st.zones[{{}}][{zone!r}])")
+                      f"any({stat!r} in c.base and c.damage >= (c.stat({stat!r}) if c.mods else c.base[{stat!r}]) "
+                      f"for c in st.zones[{{}}][{zone!r}])")  # (no modifiers: the value is the card's own)
