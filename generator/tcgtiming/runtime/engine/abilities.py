@@ -165,11 +165,16 @@ class Abilities:
             out((self.at, ("resolved", p.controller, p.card.id, p.ability.id, done)))
 
 
-def interrupt_watch(prog):
-    """The zones whose card counts are all that the interrupt-type rules' conditions read (``count``
-    predicates, through all/any/not; ``lost``, whose list changes only in ``Machine.lose``): only a
-    move into or out of one of them (or a player losing) can make a rule apply that did not. None
-    when a condition reads anything else (every move scans the rules, as before)."""
+def rule_watch(prog, rules):
+    """The zones whose card counts are all that the rules' conditions read (``count`` predicates,
+    through all/any/not; ``lost``, whose list changes only in ``Machine.lose``): only a move into or
+    out of one of them (or a player losing) can make a rule apply that did not. None when a condition
+    reads anything else (the rules are scanned every time, as before).
+
+    This holds while every change to the cards of a zone goes through ``Machine.move_card``: where
+    the game has interrupt-type rules (the fast tier writes moves in place only where it has none)."""
+    if not prog.interrupt_rules:
+        return None
     from .conditions import PREDICATES  # (conditions imports this module)
     count, lost = PREDICATES.get("count"), PREDICATES.get("lost")
     table = prog.predicate_table
@@ -185,7 +190,7 @@ def interrupt_watch(prog):
             zones.add(dict(cond.args).get("zone"))
             return True
         return fn is lost and lost is not None
-    if all(rp.when is None or reads(rp.when) for rp in prog.interrupt_rules):
+    if all(rp.when is None or reads(rp.when) for rp in rules):
         return frozenset(zones)
     return None
 
@@ -206,6 +211,8 @@ def act_rule_processing(cx, node, a):
     interrupting = any(rp.type == "interrupt" for rp in cx.game.rule_processes.values())
 
     def run(st):
+        if not st.check_due and not (interrupting and st.interrupt_due):
+            return NOTHING_TO_DO  # none applied at the last scan, and nothing they read has changed since
         # every rule that applies: an interrupt-type rule already due (from the starting state, or a
         # value that changed without a card moving) is applied here too, each an entry of its own
         scan, pairs = st.prog.check_scan
@@ -219,6 +226,8 @@ def act_rule_processing(cx, node, a):
                     continue
                 m = st.interrupts() if interrupting and st.interrupt_due and not st.losers else 0
                 if not m:  # the game's own end_game nodes end the game (they read 'lost')
+                    if not applied:  # a whole scan found no check-type rule that applies
+                        st.check_due = st.prog.check_watch is None
                     return ("rule_processing", n) if n else NOTHING_TO_DO
                 n += m
                 k, applied = 0, False

@@ -36,7 +36,8 @@ class Machine(Flow, Windows, Abilities):
         ("attacks_this_turn", 0), ("damage_left", 0),
         ("_chosen", None), ("_chosen_by", None),  # the card chosen at the last decision (Flow.chosen), the choice that chose it
         ("result", "ongoing"), ("priority", None), ("window_state", None), ("in_interrupt", False), ("rule_key", None),
-        ("interrupt_due", True),  # an interrupt-type rule may apply (false: none did at the last scan, nothing it reads moved since)
+        # an interrupt-type (check-type) rule may apply (false: none did at the last scan, nothing it reads moved since)
+        ("interrupt_due", True), ("check_due", True),
         ("policy_decisions", 0), ("player_choice_node", None), ("player_choice", None),
         ("at", 0),  # the node being run (for entries made inside its work; kept up to date with the trace)
         ("node", 0),  # the latest decision's node (player action, window, for-each): the state's position
@@ -142,6 +143,10 @@ class Machine(Flow, Windows, Abilities):
             if "entered" in listen:
                 self.fire("entered", card)
         prog = self.prog
+        if not self.check_due:
+            watch = prog.check_watch
+            if came_from in watch or to in watch:
+                self.check_due = True
         if prog.interrupt_rules:
             if not self.interrupt_due:
                 watch = prog.interrupt_watch
@@ -189,7 +194,7 @@ class Machine(Flow, Windows, Abilities):
     def lose(self, pid: str) -> None:
         if pid not in self.losers:
             self.losers.append(pid)
-            self.interrupt_due = True  # an interrupt-type rule may read 'lost'
+            self.interrupt_due = self.check_due = True  # a rule may read 'lost'
             self.note(("lose", pid))
 
     # --- pending abilities, the stack, priority: the context of the entries -----------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ...core import model as m
-from .abilities import ABILITY_ACTIONS, interrupt_watch
+from .abilities import ABILITY_ACTIONS, rule_watch
 from .cards import CARD_ACTIONS
 from .combat import COMBAT_ACTIONS
 from .conditions import PREDICATES, compiled
@@ -100,8 +100,9 @@ class Program:
         # the zones whose cards keep a state (the rule file's keeps_state): leaving one clears it
         self.stateful = frozenset(z for z, zone in game.zones.items() if zone.get("keeps_state"))
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")
-        self.interrupt_watch = interrupt_watch(self)  # the zones they read (None: more than zones)
         self.check_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "check")
+        # the zones each kind of rule reads (None: more than zones, or no interrupt-type rule)
+        self.interrupt_watch, self.check_watch = rule_watch(self, self.interrupt_rules), rule_watch(self, self.check_rules)
         from .source import rule_scan
         self.interrupt_scan = rule_scan(self, self.interrupt_rules)
         self.check_scan = rule_scan(self, self.check_rules)
