@@ -340,11 +340,13 @@ def act_resolve_triggered(cx, node, a):
     event = a["event"]
 
     def run(st):
-        st.fire(event)
+        if event in st.listen:  # (else nothing listens: no call)
+            st.fire(event)
         n = 0
+        pending = st.pending
         for pid in st.order:
-            q = st.pending[pid]
-            while q:
+            q = pending[pid]
+            while q.n:
                 st.resolve_now(st.pop_pending(pid, 0))
                 n += 1
         return ("at_once", n)

@@ -82,8 +82,7 @@ def eff_modify(cx, a):
         c = _target(st, which, card, target)
         if c is None:
             return NO_TARGET
-        st.modify(c, stat, by)
-        return ("modify", c.id, stat, by, c.stat(stat))
+        return ("modify", c.id, stat, by, st.modify(c, stat, by))
     return run
 
 

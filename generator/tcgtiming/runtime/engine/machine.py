@@ -177,14 +177,18 @@ class Machine(Flow, Windows, Abilities):
             self.out(("state", card.id, card.state, to))
         card.state = to
 
-    def modify(self, card: RCard, stat: str, by: int) -> None:
-        old = card.stat(stat)
-        if card.mods:
-            card.mods.append((stat, by))
+    def modify(self, card: RCard, stat: str, by: int) -> int:
+        """A modifier of a value of the card (a fact: ``("stat", card, value, old, new)``); the new value."""
+        mods = card.mods
+        if mods:
+            old = card.stat(stat)
+            mods.append((stat, by))
         else:  # none in force: the shared empty tuple (or an empty list), replaced by a list of its own
+            old = card.base.get(stat, 0)  # (the card's own value)
             card.mods = [(stat, by)]
         if self.out is not None:
             self.out(("stat", card.id, stat, old, old + by))
+        return old + by
 
     def deal(self, card: RCard, amount: int) -> None:
         card.damage += amount
