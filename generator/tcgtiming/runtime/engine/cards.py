@@ -15,36 +15,41 @@ def ids(cards) -> tuple:
     return tuple([c.id for c in cards])
 
 
-def pick_cards(st, node, pid, zone, count, which):
-    cards = st.zones[pid][zone]
-    if which in (None, "top"):
-        return cards[:count]
-    if which == "all":
-        return list(cards)
-    if which == "revealed":
-        return [c for c in st.revealed if c.zone == zone]
-    if which == "attacker":
-        return [st.attack.attacker] if st.attack and st.attack.attacker in cards else []
-    if which == "defender":
-        return [st.attack.defender] if st.attack and st.attack.defender in cards else []
-    if which == "reversed":
-        return chosen_from(st, node, [c for c in cards if c.state == "reverse"], count)
-    if which == "chosen":
-        return chosen_from(st, node, cards, count)
+def picker(which):
+    """The cards an action takes from a zone, ``which`` resolved once: ``pick(st, node, pid, zone,
+    count)`` - the top ones (the default), all, the revealed ones, the attacker or the defender (if
+    there), the reversed or any one chosen, the first sleeping or face-down ones."""
     if which in ("sleeping", "face_down"):
         state = {"sleeping": "sleep", "face_down": "face_down"}[which]
-        return [c for c in cards if c.state == state][:count]
-    return cards[:count]
+        return lambda st, node, pid, zone, count: [c for c in st.zones[pid][zone] if c.state == state][:count]
+    if which in ("attacker", "defender"):
+        def fighter(st, node, pid, zone, count):
+            cards, at = st.zones[pid][zone], st.attack
+            card = getattr(at, which) if at else None
+            return [card] if at and card in cards else []
+        return fighter
+    return _PICKS.get(which, _top)
 
 
-def picker(which):
-    """``pick_cards`` with ``which`` resolved once: ``pick(st, node, pid, zone, count)``; the top cards
-    and all of them without the chain of tests."""
-    if which in (None, "top"):
-        return lambda st, node, pid, zone, count: st.zones[pid][zone][:count]
-    if which == "all":
-        return lambda st, node, pid, zone, count: list(st.zones[pid][zone])
-    return lambda st, node, pid, zone, count: pick_cards(st, node, pid, zone, count, which)
+def _top(st, node, pid, zone, count):
+    return st.zones[pid][zone][:count]
+
+
+def _revealed(st, node, pid, zone, count):
+    st.zones[pid][zone]  # (a zone the player has: as for the others)
+    return [c for c in st.revealed if c.zone == zone]
+
+
+def _reversed(st, node, pid, zone, count):
+    return chosen_from(st, node, [c for c in st.zones[pid][zone] if c.state == "reverse"], count)
+
+
+_PICKS = {
+    "all": lambda st, node, pid, zone, count: list(st.zones[pid][zone]),
+    "revealed": _revealed,
+    "reversed": _reversed,
+    "chosen": lambda st, node, pid, zone, count: chosen_from(st, node, st.zones[pid][zone], count),
+}
 
 
 def chosen_from(st, node, cards, count):
