@@ -131,26 +131,32 @@ class Abilities:
     def interrupts(self) -> int:
         """Interrupt-type rules, applied until none applies (each rule for each player, in order);
         how many were applied. When the last full scan found none and nothing they read has changed
-        since (``interrupt_due`` false: see ``interrupt_watch``), none applies: no scan."""
-        if self.in_interrupt or not self.interrupt_due or not self.prog.interrupt_rules:
+        since (``interrupt_due`` false: see ``rule_watch``), none applies: no scan."""
+        if self.in_interrupt or not self.interrupt_due:
             return 0
-        scan, pairs = self.prog.interrupt_scan
+        prog = self.prog
+        if not prog.interrupt_rules:
+            return 0
+        scan, pairs = prog.interrupt_scan
+        k = scan(self, 0)  # (a scan applies nothing: the usual answer, none, without the set-up below)
+        if k < 0:
+            self.interrupt_due = prog.interrupt_watch is None
+            return 0
         self.in_interrupt = True
         n = 0
         try:
-            k, fired = 0, False
+            fired = False
             while True:
-                k = scan(self, k)
                 if k < 0:
                     if not fired:  # a whole scan from the first rule found none that applies
-                        self.interrupt_due = self.prog.interrupt_watch is None
+                        self.interrupt_due = prog.interrupt_watch is None
                         return n
-                    k, fired = 0, False
+                    k, fired = scan(self, 0), False  # again from the first rule
                     continue
                 rp, j = pairs[k]
                 self.apply_rule(rp, self.seat[j], "interrupt")
                 fired, n = True, n + 1
-                k += 1
+                k = scan(self, k + 1)
         finally:
             self.in_interrupt = False
 
