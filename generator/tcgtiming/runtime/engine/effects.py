@@ -57,7 +57,7 @@ def eff_set_state(cx, a):
     which, to = a["target"], a["to"]
 
     def run(st, card, controller, item, target):
-        c = _target(st, which, card, target)
+        c = card if which == "self" else _target(st, which, card, target)  # (self: no call)
         if c is None:
             return NO_TARGET
         st.set_state(c, to)
@@ -72,7 +72,7 @@ def eff_modify(cx, a):
     which, stat, by = a["target"], a["stat"], cx.int(a["by"])
 
     def run(st, card, controller, item, target):
-        c = _target(st, which, card, target)
+        c = card if which == "self" else _target(st, which, card, target)  # (self: no call)
         if c is None:
             return NO_TARGET
         return ("modify", c.id, stat, by, st.modify(c, stat, by))
@@ -84,7 +84,7 @@ def eff_damage(cx, a):
     which, amount, to, deck = a["target"], cx.int(a["amount"]), a.get("to"), cx.zone_or_none("deck")
 
     def run(st, card, controller, item, target):
-        c = _target(st, which, card, target)
+        c = card if which == "self" else _target(st, which, card, target)  # (self: no call)
         if c is None or c.zone is None or c.zone == deck:
             return NO_TARGET
         limit = c.stat("dp") or c.stat("defense")
