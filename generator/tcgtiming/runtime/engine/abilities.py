@@ -130,25 +130,33 @@ class Abilities:
 
     def interrupts(self) -> int:
         """Interrupt-type rules, applied until none applies (each rule for each player, in order);
-        how many were applied."""
-        if self.in_interrupt or not self.prog.interrupt_rules:
+        how many were applied. When the last full scan found none and nothing they read has changed
+        since (``interrupt_due`` false: see ``rule_watch``), none applies: no scan."""
+        if self.in_interrupt or not self.interrupt_due:
             return 0
-        scan, pairs = self.prog.interrupt_scan
+        prog = self.prog
+        if not prog.interrupt_rules:
+            return 0
+        scan, pairs = prog.interrupt_scan
+        k = scan(self, 0)  # (a scan applies nothing: the usual answer, none, without the set-up below)
+        if k < 0:
+            self.interrupt_due = prog.interrupt_watch is None
+            return 0
         self.in_interrupt = True
         n = 0
         try:
-            k, fired = 0, False
+            fired = False
             while True:
-                k = scan(self, k)
                 if k < 0:
-                    if not fired:
+                    if not fired:  # a whole scan from the first rule found none that applies
+                        self.interrupt_due = prog.interrupt_watch is None
                         return n
-                    k, fired = 0, False
+                    k, fired = scan(self, 0), False  # again from the first rule
                     continue
                 rp, j = pairs[k]
                 self.apply_rule(rp, self.seat[j], "interrupt")
                 fired, n = True, n + 1
-                k += 1
+                k = scan(self, k + 1)
         finally:
             self.in_interrupt = False
 
@@ -163,6 +171,36 @@ class Abilities:
             out((self.at, ("resolved", p.controller, p.card.id, p.ability.id, done)))
 
 
+def rule_watch(prog, rules):
+    """The zones whose card counts are all that the rules' conditions read (``count`` predicates,
+    through all/any/not; ``lost``, whose list changes only in ``Machine.lose``): only a move into or
+    out of one of them (or a player losing) can make a rule apply that did not. None when a condition
+    reads anything else (the rules are scanned every time, as before).
+
+    This holds while every change to the cards of a zone goes through ``Machine.move_card``: where
+    the game has interrupt-type rules (the fast tier writes moves in place only where it has none)."""
+    if not prog.interrupt_rules:
+        return None
+    from .conditions import PREDICATES  # (conditions imports this module)
+    count, lost = PREDICATES.get("count"), PREDICATES.get("lost")
+    table = prog.predicate_table
+    zones = set()
+
+    def reads(cond) -> bool:
+        if isinstance(cond, m.Not):
+            return reads(cond.cond)
+        if isinstance(cond, (m.All, m.AnyOf)):
+            return all(reads(c) for c in cond.conds)
+        fn = table.get(cond.name)
+        if fn is count and count is not None:
+            zones.add(dict(cond.args).get("zone"))
+            return True
+        return fn is lost and lost is not None
+    if all(rp.when is None or reads(rp.when) for rp in rules):
+        return frozenset(zones)
+    return None
+
+
 NOTHING_TO_DO = ("rule_processing", 0)
 NOTHING_STACKED = ("stack_pending", ())
 IDLE = (NOTHING_TO_DO, NOTHING_STACKED, NO_LOSER)  # results of a window's before_priority actions that did nothing
@@ -175,11 +213,16 @@ def act_rule_processing(cx, node, a):
         nothing.const = NOTHING_TO_DO
         return nothing
 
+    # the game's interrupt-type rules (none: no call to ask them; ``interrupt_due`` false: none applies)
+    interrupting = any(rp.type == "interrupt" for rp in cx.game.rule_processes.values())
+
     def run(st):
+        if not st.check_due and not (interrupting and st.interrupt_due):
+            return NOTHING_TO_DO  # none applied at the last scan, and nothing they read has changed since
         # every rule that applies: an interrupt-type rule already due (from the starting state, or a
         # value that changed without a card moving) is applied here too, each an entry of its own
         scan, pairs = st.prog.check_scan
-        n = st.interrupts()
+        n = st.interrupts() if interrupting and st.interrupt_due else 0
         k, applied = 0, False
         while True:
             k = scan(st, k)
@@ -187,8 +230,10 @@ def act_rule_processing(cx, node, a):
                 if not st.losers and applied:
                     k, applied = 0, False
                     continue
-                m = 0 if st.losers else st.interrupts()
+                m = st.interrupts() if interrupting and st.interrupt_due and not st.losers else 0
                 if not m:  # the game's own end_game nodes end the game (they read 'lost')
+                    if not applied:  # a whole scan found no check-type rule that applies
+                        st.check_due = st.prog.check_watch is None
                     return ("rule_processing", n) if n else NOTHING_TO_DO
                 n += m
                 k, applied = 0, False
@@ -301,11 +346,13 @@ def act_resolve_triggered(cx, node, a):
     event = a["event"]
 
     def run(st):
-        st.fire(event)
+        if event in st.listen:  # (else nothing listens: no call)
+            st.fire(event)
         n = 0
+        pending = st.pending
         for pid in st.order:
-            q = st.pending[pid]
-            while q:
+            q = pending[pid]
+            while q.n:
                 st.resolve_now(st.pop_pending(pid, 0))
                 n += 1
         return ("at_once", n)

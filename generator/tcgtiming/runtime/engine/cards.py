@@ -15,26 +15,41 @@ def ids(cards) -> tuple:
     return tuple([c.id for c in cards])
 
 
-def pick_cards(st, node, pid, zone, count, which):
-    cards = st.zones[pid][zone]
-    if which in (None, "top"):
-        return cards[:count]
-    if which == "all":
-        return list(cards)
-    if which == "revealed":
-        return [c for c in st.revealed if c.zone == zone]
-    if which == "attacker":
-        return [st.attack.attacker] if st.attack and st.attack.attacker in cards else []
-    if which == "defender":
-        return [st.attack.defender] if st.attack and st.attack.defender in cards else []
-    if which == "reversed":
-        return chosen_from(st, node, [c for c in cards if c.state == "reverse"], count)
-    if which == "chosen":
-        return chosen_from(st, node, cards, count)
+def picker(which):
+    """The cards an action takes from a zone, ``which`` resolved once: ``pick(st, node, pid, zone,
+    count)`` - the top ones (the default), all, the revealed ones, the attacker or the defender (if
+    there), the reversed or any one chosen, the first sleeping or face-down ones."""
     if which in ("sleeping", "face_down"):
         state = {"sleeping": "sleep", "face_down": "face_down"}[which]
-        return [c for c in cards if c.state == state][:count]
-    return cards[:count]
+        return lambda st, node, pid, zone, count: [c for c in st.zones[pid][zone] if c.state == state][:count]
+    if which in ("attacker", "defender"):
+        def fighter(st, node, pid, zone, count):
+            cards, at = st.zones[pid][zone], st.attack
+            card = getattr(at, which) if at else None
+            return [card] if at and card in cards else []
+        return fighter
+    return _PICKS.get(which, _top)
+
+
+def _top(st, node, pid, zone, count):
+    return st.zones[pid][zone][:count]
+
+
+def _revealed(st, node, pid, zone, count):
+    st.zones[pid][zone]  # (a zone the player has: as for the others)
+    return [c for c in st.revealed if c.zone == zone]
+
+
+def _reversed(st, node, pid, zone, count):
+    return chosen_from(st, node, [c for c in st.zones[pid][zone] if c.state == "reverse"], count)
+
+
+_PICKS = {
+    "all": lambda st, node, pid, zone, count: list(st.zones[pid][zone]),
+    "revealed": _revealed,
+    "reversed": _reversed,
+    "chosen": lambda st, node, pid, zone, count: chosen_from(st, node, st.zones[pid][zone], count),
+}
 
 
 def chosen_from(st, node, cards, count):
@@ -145,13 +160,15 @@ def act_draw_modified(cx, node, a):
 def act_set_state(cx, node, a):
     i, to, which = cx.seat(a["player"]), a["to"], a.get("which", "all")
     z = a.get("zone") or cx.zone("stage")
+    pick, reversing = picker(which), to == "reverse"
 
     def run(st):
         pid = st.seat[i]
-        cards = chosen_from(st, node, st.zones[pid][z], 1) if which == "chosen" else pick_cards(st, node, pid, z, 99, which)
+        cards = chosen_from(st, node, st.zones[pid][z], 1) if which == "chosen" else pick(st, node, pid, z, 99)
+        set_state = st.set_state
         for c in cards:
-            st.set_state(c, to)
-            if to == "reverse":
+            set_state(c, to)
+            if reversing:
                 st.fire("reversed", c)
         return ("set_state", ids(cards), to)
     return run
@@ -161,11 +178,13 @@ def act_set_state(cx, node, a):
 def act_move(cx, node, a):
     i, frm, to, which = cx.seat(a["player"]), a["from"], a["to"], a.get("which", "top")
     count = cx.int(a["count"]) if a.get("count") is not None else (None if which in ("chosen", "reversed") else 99)
+    pick = picker(which)
 
     def run(st):
-        cards = pick_cards(st, node, st.seat[i], frm, count, which)
+        cards = pick(st, node, st.seat[i], frm, count)
+        move = st.move_card
         for c in cards:
-            st.move_card(c, to)
+            move(c, to)
         if which == "revealed":
             st.revealed = [c for c in st.revealed if c not in cards]
         if not cards:
@@ -338,12 +357,20 @@ def act_end_effects(cx, node, a):
 
 
 def clear_mods(st, card) -> None:
-    """The modifiers of a card end: each value they changed is a change of the entry (old -> base)."""
-    before = {k: card.stat(k) for k, _ in card.mods}
+    """The modifiers of a card end: each value they changed is a change of the entry (old -> base):
+    a value whose modifiers add up to other than 0."""
+    mods = card.mods
     card.mods = ()  # none in force: the shared empty tuple (``Machine.modify`` makes a list)
-    for k in sorted(before):
-        if before[k] != card.stat(k):
-            st.note(("stat", card.id, k, before[k], card.stat(k)))
+    if st.out is None:  # the changes are only recorded
+        return
+    by: dict = {}
+    for k, x in mods:
+        by[k] = by.get(k, 0) + x
+    base = card.base
+    for k in sorted(by):
+        if by[k]:
+            v = base.get(k, 0)
+            st.out(("stat", card.id, k, v + by[k], v))
 
 
 def _unusable(st, pid, z, frm) -> str:

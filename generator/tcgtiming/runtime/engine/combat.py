@@ -117,8 +117,7 @@ def act_modify(cx, node, a):
             by = by0
         if negate:
             by = -by
-        st.modify(card, stat, by)
-        return ("modify", card.id, stat, by, card.stat(stat))
+        return ("modify", card.id, stat, by, st.modify(card, stat, by))
     return run
 
 
@@ -263,7 +262,7 @@ def act_reset_damage(cx, node, a):
 def lethal(st, pid, zone, stat):
     """The player's cards in the zone that have the value ``stat`` and whose marked damage reaches it
     (a value brought to 0 or less is reached with no damage; a card without the value is not measured)."""
-    return [c for c in st.zones[pid][zone] if stat in c.base and c.damage >= c.stat(stat)]
+    return [c for c in st.zones[pid][zone] if stat in c.base and c.damage >= (c.stat(stat) if c.mods else c.base[stat])]
 
 
 @COMBAT_ACTIONS

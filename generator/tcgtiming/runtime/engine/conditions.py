@@ -33,9 +33,17 @@ def inline(fn, expr: str):
     return fn
 
 
+def compiled(src: str):
+    """A test made from its source (the expression of ``st`` it carries as ``expr``): one function,
+    where a closure calling the predicate's own test for a seat is two calls."""
+    fn = eval(compile(f"lambda st: {src}", "<tcgtiming condition>", "eval"), {})
+    fn.expr = src
+    return fn
+
+
 def per_player(cx, player, test, expr: str | None = None):
     """``test(st, pid)`` for the players of a player argument: all of them for 'both', any for 'any'.
-    ``expr``: the test as source, ``{}`` standing for the player."""
+    ``expr``: the test as source, ``{}`` standing for the player (then the test is made from it)."""
     seats = cx.seats(player)
     if len(seats) == 1:
         i = seats[0]
@@ -50,7 +58,7 @@ def per_player(cx, player, test, expr: str | None = None):
             fn = (lambda st: all(test(st, st.seat[i]) for i in seats)) if every else \
                 (lambda st: any(test(st, st.seat[i]) for i in seats))
         src = "(" + (" and " if every else " or ").join(expr.format(f"st.seat[{i}]") for i in seats) + ")" if expr else None
-    return inline(fn, src) if src else fn
+    return compiled(src) if src else fn
 
 
 @PREDICATES
@@ -99,7 +107,13 @@ def pred_has_pending(cx, a):
 def pred_has_state(cx, a):
     z, state = a.get("zone") or cx.zone("stage"), a["state"]
     return per_player(cx, "any" if a["player"] == "both" else a["player"],
-                      lambda st, pid: any(c.state == state for c in st.zones[pid][z]))
+                      lambda st, pid: any(c.state == state for c in st.zones[pid][z]),
+                      source(f"any(c.state == {state!r} for c in st.zones[{{}}][{z!r}])", state, z))
+
+
+def source(expr: str, *names) -> str | None:
+    """A predicate's source, unless a name written in it has a brace (read as a place for the player)."""
+    return None if any("{" in str(n) or "}" in str(n) for n in names) else expr
 
 
 @PREDICATES
@@ -176,8 +190,11 @@ def keyword_cards(cx, a):
 @PREDICATES
 def pred_has_keyword(cx, a):
     kw, cards = a["keyword"], keyword_cards(cx, a)
+    zones = tuple([a["zone"]] if a.get("zone") else cx.game.zones)
+    expr = None if a.get("in_combat") else \
+        source(f"any({kw!r} in c.spec.traits for z in {zones!r} for c in st.zones[{{}}][z])", kw, *zones)
     return per_player(cx, "any" if a["player"] == "both" else a["player"],
-                      lambda st, pid: any(kw in c.spec.traits for c in cards(st, pid)))
+                      lambda st, pid: any(kw in c.spec.traits for c in cards(st, pid)), expr)
 
 
 @PREDICATES
@@ -266,4 +283,5 @@ def pred_damage_reaches(cx, a):
     zone, stat = a["zone"], a["stat"]
     # as source: ``lethal`` finding a card (what a window's rule processing tests before each priority)
     return per_player(cx, a["player"], lambda st, pid: bool(lethal(st, pid, zone, stat)),
-                      f"any({stat!r} in c.base and c.damage >= c.stat({stat!r}) for c in st.zones[{{}}][{zone!r}])")
+                      f"any({stat!r} in c.base and c.damage >= (c.stat({stat!r}) if c.mods else c.base[{stat!r}]) "
+                      f"for c in st.zones[{{}}][{zone!r}])")  # (no modifiers: the value is the card's own)

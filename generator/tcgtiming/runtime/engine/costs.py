@@ -61,11 +61,20 @@ def cost_plan(st, card, ab, pid):
     usable = payable(st, zone, frm, pid, kind)
     need = ()
     if colours is not None:
-        items = {it.id for it in st.prog.game.lists[colours]}
+        items = colour_ids(st.prog, colours)
         need = tuple(t for t in card.spec.traits if t in items)
     n = max(0, card.stat(stat), len(need))
     picked, short = paying(usable, n, need)
     return n, picked, (stat, zone, frm, to, kind), usable, need, short
+
+
+def colour_ids(prog, colours: str) -> frozenset:
+    """The ids of a list of the game's (the colours a cost reads), made once per program."""
+    known = prog.__dict__.setdefault("_colour_ids", {})
+    ids = known.get(colours)
+    if ids is None:
+        ids = known[colours] = frozenset(it.id for it in prog.game.lists[colours])
+    return ids
 
 
 def affordable(st, card, ab, pid) -> bool:
@@ -81,6 +90,8 @@ def paying(usable: list, n: int, need: tuple) -> tuple:
     others; (None, the traits no card is left for) when they cannot pay."""
     if len(usable) < n:
         return None, ()
+    if not need:  # no colour to match: the first n
+        return usable[:n], ()
     owner: dict[int, int] = {}  # paying card (index in usable) -> the need it pays
 
     def take(i: int, seen: set) -> bool:

@@ -11,35 +11,28 @@ from .state import Pending, Registry, SimulationError, engine_ability
 EFFECTS = Registry("eff_")
 
 
-def _player(who):
-    if who == "controller":
-        return lambda st, controller: controller
-    return lambda st, controller: st.other(controller)
-
-
 @EFFECTS
 def eff_draw(cx, a):
-    who, n, draw = _player(a["who"]), cx.int(a["count"]), cx.drawer()
+    mine, n, draw = a["who"] == "controller", cx.int(a["count"]), cx.drawer()  # mine: the controller, else the other
 
     def run(st, card, controller, item, target):
-        pid = who(st, controller)
+        pid = controller if mine else st.other(controller)
         return ("draw", pid, ids(draw(st, pid, n)))
     return run
 
 
 @EFFECTS
 def eff_move(cx, a):
-    who, which, frm, to = _player(a["who"]), a.get("which", "top"), a["from"], a["to"]
+    mine, which, frm, to = a["who"] == "controller", a.get("which", "top"), a["from"], a["to"]
     n = cx.int(a.get("count", 1))
 
     def run(st, card, controller, item, target):
-        pid = who(st, controller)
         if which == "self":
             cards = [card]
         elif which == "target" and target:
             cards = [target]
-        else:
-            cards = st.zones[pid][frm][:n]
+        else:  # the top cards of the controller's zone, or the other player's
+            cards = st.zones[controller if mine else st.other(controller)][frm][:n]
         for c in cards:
             st.move_card(c, to)
         return ("move", ids(cards), frm, to)
@@ -64,7 +57,7 @@ def eff_set_state(cx, a):
     which, to = a["target"], a["to"]
 
     def run(st, card, controller, item, target):
-        c = _target(st, which, card, target)
+        c = card if which == "self" else _target(st, which, card, target)  # (self: no call)
         if c is None:
             return NO_TARGET
         st.set_state(c, to)
@@ -79,11 +72,10 @@ def eff_modify(cx, a):
     which, stat, by = a["target"], a["stat"], cx.int(a["by"])
 
     def run(st, card, controller, item, target):
-        c = _target(st, which, card, target)
+        c = card if which == "self" else _target(st, which, card, target)  # (self: no call)
         if c is None:
             return NO_TARGET
-        st.modify(c, stat, by)
-        return ("modify", c.id, stat, by, c.stat(stat))
+        return ("modify", c.id, stat, by, st.modify(c, stat, by))
     return run
 
 
@@ -92,7 +84,7 @@ def eff_damage(cx, a):
     which, amount, to, deck = a["target"], cx.int(a["amount"]), a.get("to"), cx.zone_or_none("deck")
 
     def run(st, card, controller, item, target):
-        c = _target(st, which, card, target)
+        c = card if which == "self" else _target(st, which, card, target)  # (self: no call)
         if c is None or c.zone is None or c.zone == deck:
             return NO_TARGET
         limit = c.stat("dp") or c.stat("defense")
@@ -106,10 +98,10 @@ def eff_damage(cx, a):
 
 @EFFECTS
 def eff_change_value(cx, a):
-    who, name, by = _player(a["who"]), a["value"], cx.int(a["by"])
+    mine, name, by = a["who"] == "controller", a["value"], cx.int(a["by"])
 
     def run(st, card, controller, item, target):
-        pid = who(st, controller)
+        pid = controller if mine else st.other(controller)
         old = change_value(st, pid, name, by)
         return ("change_value", pid, name, old, old + by)
     return run

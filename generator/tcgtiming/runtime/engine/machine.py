@@ -36,6 +36,8 @@ class Machine(Flow, Windows, Abilities):
         ("attacks_this_turn", 0), ("damage_left", 0),
         ("_chosen", None), ("_chosen_by", None),  # the card chosen at the last decision (Flow.chosen), the choice that chose it
         ("result", "ongoing"), ("priority", None), ("window_state", None), ("in_interrupt", False), ("rule_key", None),
+        # an interrupt-type (check-type) rule may apply (false: none did at the last scan, nothing it reads moved since)
+        ("interrupt_due", True), ("check_due", True),
         ("policy_decisions", 0), ("player_choice_node", None), ("player_choice", None),
         ("at", 0),  # the node being run (for entries made inside its work; kept up to date with the trace)
         ("node", 0),  # the latest decision's node (player action, window, for-each): the state's position
@@ -97,13 +99,15 @@ class Machine(Flow, Windows, Abilities):
             self.out(fact)
 
     def move_card(self, card: RCard, to: str, *, top: bool = False) -> None:
+        came_from = card.zone
         zones = self.zones[card.owner]
-        src = zones.get(card.zone) if card.zone else None
-        if src is not None:
-            try:
-                src.remove(card)
-            except ValueError:
-                pass
+        if came_from:
+            src = zones.get(came_from)
+            if src is not None:
+                try:
+                    src.remove(card)
+                except ValueError:
+                    pass
         dest = zones.get(to)
         if dest is None:
             dest = self.zone(card.owner, to)
@@ -123,32 +127,48 @@ class Machine(Flow, Windows, Abilities):
             dest.insert(0, card)
         else:
             dest.append(card)
-        came_from = card.zone
         card.zone = to
-        if self.out is not None:
-            self.out(("move", card.id, came_from, to))
+        out = self.out
+        if out is not None:
+            out(("move", card.id, came_from, to))
         if to != stage:
             card.mods = ()
             card.damage = 0
         if came_from in self.stateful and to != came_from and card.state is not None:
             self.set_state(card, None)  # e.g. a card off the stage is neither standing, rested nor reversed
-        if stage is not None and came_from == stage and to != stage and "left_stage" in self.listen:
-            self.fire("left_stage", card)
-        if "entered" in self.listen:
-            self.fire("entered", card)
-        if self.prog.interrupt_rules:
+        listen = self.listen
+        if listen:  # the card events (most games have none: no lookups)
+            if stage is not None and came_from == stage and to != stage and "left_stage" in listen:
+                self.fire("left_stage", card)
+            if "entered" in listen:
+                self.fire("entered", card)
+        prog = self.prog
+        if not self.check_due:
+            watch = prog.check_watch
+            if came_from in watch or to in watch:
+                self.check_due = True
+        if prog.interrupt_rules:
+            if not self.interrupt_due:
+                watch = prog.interrupt_watch
+                if came_from not in watch and to not in watch:
+                    return  # no count the rules read has changed: none applies now
+                self.interrupt_due = True
             self.interrupts()
 
     def draw(self, pid: str, n: int, deck: str, hand: str) -> list[RCard]:
         drawn = []
         zones = self.zones[pid]
+        move = self.move_card
         for _ in range(n):
-            if not zones[deck]:
-                self.interrupts()
-                if not zones[deck]:
+            pile = zones[deck]
+            if not pile:
+                if self.interrupt_due:  # (false: no interrupt-type rule applies now)
+                    self.interrupts()
+                pile = zones[deck]
+                if not pile:
                     break
-            card = zones[deck][0]
-            self.move_card(card, hand)
+            card = pile[0]
+            move(card, hand)
             drawn.append(card)
         return drawn
 
@@ -157,14 +177,18 @@ class Machine(Flow, Windows, Abilities):
             self.out(("state", card.id, card.state, to))
         card.state = to
 
-    def modify(self, card: RCard, stat: str, by: int) -> None:
-        old = card.stat(stat)
-        if card.mods:
-            card.mods.append((stat, by))
+    def modify(self, card: RCard, stat: str, by: int) -> int:
+        """A modifier of a value of the card (a fact: ``("stat", card, value, old, new)``); the new value."""
+        mods = card.mods
+        if mods:
+            old = card.stat(stat)
+            mods.append((stat, by))
         else:  # none in force: the shared empty tuple (or an empty list), replaced by a list of its own
+            old = card.base.get(stat, 0)  # (the card's own value)
             card.mods = [(stat, by)]
         if self.out is not None:
             self.out(("stat", card.id, stat, old, old + by))
+        return old + by
 
     def deal(self, card: RCard, amount: int) -> None:
         card.damage += amount
@@ -174,6 +198,7 @@ class Machine(Flow, Windows, Abilities):
     def lose(self, pid: str) -> None:
         if pid not in self.losers:
             self.losers.append(pid)
+            self.interrupt_due = self.check_due = True  # a rule may read 'lost'
             self.note(("lose", pid))
 
     # --- pending abilities, the stack, priority: the context of the entries -----------------------

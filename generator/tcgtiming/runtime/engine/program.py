@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ...core import model as m
-from .abilities import ABILITY_ACTIONS
+from .abilities import ABILITY_ACTIONS, rule_watch
 from .cards import CARD_ACTIONS
 from .combat import COMBAT_ACTIONS
-from .conditions import PREDICATES
+from .conditions import PREDICATES, compiled
 from .context import AMBIGUOUS, Cx
 from .effects import EFFECTS
 from .melee import MELEE_ACTIONS
@@ -101,6 +101,8 @@ class Program:
         self.stateful = frozenset(z for z, zone in game.zones.items() if zone.get("keeps_state"))
         self.interrupt_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "interrupt")
         self.check_rules = tuple(rp for rp in game.rule_processes.values() if rp.type == "check")
+        # the zones each kind of rule reads (None: more than zones, or no interrupt-type rule)
+        self.interrupt_watch, self.check_watch = rule_watch(self, self.interrupt_rules), rule_watch(self, self.check_rules)
         from .source import rule_scan
         self.interrupt_scan = rule_scan(self, self.interrupt_rules)
         self.check_scan = rule_scan(self, self.check_rules)
@@ -148,6 +150,9 @@ class Program:
         return fn
 
     def _condition(self, cond):
+        src = self.source_of(cond) if isinstance(cond, (m.Not, m.All, m.AnyOf)) else None
+        if src is not None:  # every part has its source: one function of it (no call per part)
+            return compiled(src)
         if isinstance(cond, m.Not):
             inner = self.condition(cond.cond)
             return lambda st: not inner(st)
