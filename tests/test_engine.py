@@ -61,6 +61,21 @@ def test_the_fingerprint_is_canonical_and_tells_states_apart():
     assert fp[8] is None and fp[9] == ()  # no priority, no procedure running: the turn is over
 
 
+def test_the_fingerprint_is_the_same_in_every_process():
+    """A run that draws random numbers (the random policy) fingerprints alike in two processes with
+    different hash seeds: the random state enters as values, not as the hash of a tuple holding None."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys; sys.path.insert(0, 'generator'); sys.path.insert(0, 'tests'); from test_engine import load; "
+            "from tcgtiming.runtime.engine import simulate; "
+            "g, s = load(__import__('pathlib').Path('rules/ws/scenarios/first-turn-one-attack.yaml')); "
+            "r = simulate(g, __import__('dataclasses').replace(s, choices=()), policy='random'); assert r.machine._rng is not None; print(repr(r.fingerprint))")
+    out = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")]
+    assert out[0] == out[1] and out[0].strip()
+
+
 # --- one step budget for every loop ---------------------------------------------------------------------
 def bounded(run, limit_mib=24, limit_s=60):
     """Run, and require that it stops (with R502) within the time and the memory given."""

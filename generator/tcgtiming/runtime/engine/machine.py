@@ -305,6 +305,15 @@ class Machine(Flow, Windows, Abilities):
     def unused_choices(self) -> tuple:
         return tuple((ch.at, ch.loc) for ch in self.all_choices if id(ch) not in self.used_choices)
 
+    def _rng_key(self):
+        """The random state as a value that is the same in every process: its version, the hash of its
+        numbers (ints hash alike everywhere) and its cached gaussian, not the hash of the whole state
+        (the cached gaussian is None until a gaussian is drawn, and None hashes by address before 3.12)."""
+        if self._rng is None:
+            return self.sc.seed
+        version, numbers, gauss = self._rng.getstate()
+        return version, hash(numbers), gauss
+
     def fingerprint(self) -> tuple:
         """A canonical, hashable snapshot of the game state: zones (each card with its state,
         position, damage, modifiers), pending abilities, the stack, priority and the window, the
@@ -323,5 +332,5 @@ class Machine(Flow, Windows, Abilities):
             self.attacks_this_turn, tuple(c.id for c in self.revealed), self.damage_left,
             tuple(sorted(self.decisions.items())), self._chosen.id if self._chosen else None,
             tuple(sorted(self.event_counts.items())), tuple(sorted(self.loops.items())), tuple(sorted(self.vars.items())),
-            len(self.used_choices), hash(self._rng.getstate()) if self._rng is not None else self.sc.seed,
+            len(self.used_choices), self._rng_key(),
         )
