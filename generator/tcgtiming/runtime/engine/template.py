@@ -61,6 +61,8 @@ class Setup:
         # from each turn player: the players in turn order from them, and the seats they fill
         self.rounds = {pid: rotation(self.players, pid) for pid in self.players}
         self.first = rotation(self.players, scenario.turn_player)
+        self.start = None  # the function that starts a run (``builder``: made at the first run)
+        self.turns: list = [None, None]  # the fast tier's turn function, without and with the trace (``codegen.turn_for``)
 
 
 def rotation(players: list, tp) -> tuple[tuple, list]:
@@ -73,12 +75,13 @@ def rotation(players: list, tp) -> tuple[tuple, list]:
     return order, [order[0], order[1] if len(order) > 1 else order[0], None, None, *order[2:]]
 
 
-def builder(setup: Setup, start: tuple = ()):
+def builder(setup: Setup, start: tuple = (), fire: dict | None = None):
     """The function ``start(st)`` that gives a machine the scenario's starting state; ``start``: the
-    constants every run starts with, (name, value)."""
-    fn = setup.__dict__.get("_build")
+    constants every run starts with, (name, value); ``fire``: the scenario's firing functions (shared by
+    its runs, never changed)."""
+    fn = setup.start
     if fn is None:
-        fn = setup.__dict__["_build"] = _make(setup, start)
+        fn = setup.start = _make(setup, start, fire)
     return fn
 
 
@@ -147,7 +150,7 @@ def _cards(setup: Setup, ns: dict) -> list[str]:
     return lines
 
 
-def _make(setup: Setup, start: tuple):
+def _make(setup: Setup, start: tuple, fire: dict | None):
     ns: dict = {"RCard": RCard, "card": card, "Queue": Queue, "new": object.__new__, "deque": deque}
 
     def name(value, prefix: str) -> str:
@@ -159,6 +162,8 @@ def _make(setup: Setup, start: tuple):
     lines = [f"st.{a} = {name(getattr(setup, a), 'K')}" for a in ("players", "names", "zone_order", "stateful")]
     lines += [f"st.{a} = {getattr(setup, a)!r}" for a in ("first_turn", "deck", "stage")]
     lines += [f"st.{a} = {v!r}" for a, v in start]
+    if fire is not None:
+        lines.append(f"st.firers = {name(fire, 'F')}")
     lines += _cards(setup, ns)
     made = "made[{}]" if "SPECS" in ns else "c{}"
     listen = []
