@@ -5,7 +5,7 @@ run, cached on its ``Setup``) that gives a new machine its whole run state as st
 new cards, zones (player -> zone -> cards), cards by id, the index of auto abilities by event,
 seats, pending queues, the scripted choices and the empty containers a run fills. Nothing mutable
 is shared between two runs: every list, dict, queue and card is made again by each call; what is
-shared (specs, card values, choice tuples, the players) is never changed in place. A scenario of
+shared (specs, card values, the deques of choices each run copies, the players) is never changed in place. A scenario of
 more than ``CODE_CARDS`` cards makes its cards by a loop (the code would take longer to compile
 than to run)."""
 from __future__ import annotations
@@ -151,7 +151,7 @@ def _cards(setup: Setup, ns: dict) -> list[str]:
 
 
 def _make(setup: Setup, start: tuple, fire: dict | None):
-    ns: dict = {"RCard": RCard, "card": card, "Queue": Queue, "new": object.__new__, "deque": deque}
+    ns: dict = {"RCard": RCard, "card": card, "Queue": Queue, "new": object.__new__}
 
     def name(value, prefix: str) -> str:
         key = f"{prefix}{len(ns)}"
@@ -184,8 +184,9 @@ def _make(setup: Setup, start: tuple, fire: dict | None):
     values = setup.values
     lines.append(f"st.values = {values!r}" if _literal(values) else
                  f"st.values = {{p: dict(v) for p, v in {name(values, 'V')}.items()}}")
-    # the scenario's choices by node (``None``: the choices answering decisions in order), taken in order
-    chosen = ", ".join(f"{at!r}: deque({name(chs, 'C')})" for at, chs in setup.choices)
+    # the scenario's choices by node (``None``: the choices answering decisions in order), taken in order: each
+    # a copy of a deque made once (never changed: three times as fast as a deque made from the tuple)
+    chosen = ", ".join(f"{at!r}: {name(deque(chs), 'C')}.copy()" for at, chs in setup.choices)
     lines += [f"st.choices = {{{chosen}}}", f"st.by_timing = {setup.by_timing!r}", "st.used_choices = set()",
               f"st.all_choices = {name(setup.all_choices, 'A')}", "st.taken = []"]
     src = "def start(st):\n" + "".join(f"    {x}\n" for x in lines)
