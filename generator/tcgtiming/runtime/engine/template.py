@@ -166,9 +166,12 @@ def _make(setup: Setup, start: tuple, fire: dict | None):
         lines.append(f"st.firers = {name(fire, 'F')}")
     lines += _cards(setup, ns)
     made = "made[{}]" if "SPECS" in ns else "c{}"
+    def const(v) -> str:  # a value every run shares, as code: written out when its repr reads back as itself
+        return repr(v) if v is None or type(v) in (str, int, bool) else name(v, "L")
+
     listen = []
-    for ev, items in setup.listen:
-        parts = [f"({made.format(it[0])},) + {name(it[1:], 'L')}" for it in items]
+    for ev, items in setup.listen:  # each listener's tuple made in one step (no tuple joined to another)
+        parts = [f"({', '.join([made.format(it[0])] + [const(v) for v in it[1:]])})" for it in items]
         listen.append(f"{ev!r}: [{', '.join(parts)}]")
     lines.append(f"st.listen = {{{', '.join(listen)}}}")
     order, seat = setup.first
