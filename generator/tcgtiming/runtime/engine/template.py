@@ -3,11 +3,11 @@ starts from (players, seats, each zone's cards with their values, the listeners,
 node, the players' values); ``builder`` turns it into one function (made at the scenario's first
 run, cached on its ``Setup``) that gives a new machine its whole run state as straight-line code:
 new cards, zones (player -> zone -> cards), cards by id, the index of auto abilities by event,
-seats, pending queues, the scripted choices and the empty containers a run fills. Nothing mutable
-is shared between two runs: every list, dict, queue and card is made again by each call; what is
-shared (specs, card values, the deques of choices each run copies, the players) is never changed in place. A scenario of
-more than ``CODE_CARDS`` cards makes its cards by a loop (the code would take longer to compile
-than to run)."""
+seats, pending queues, the scripted choices, the firing functions and the empty containers a run
+fills. Nothing mutable is shared between two runs: every list, dict, queue, deque and card is made
+again by each call; what is shared (specs, card values, the deques of choices each run copies, the
+players, the firing functions) is never changed in place. A scenario of more than ``CODE_CARDS``
+cards makes its cards by a loop (the code would take longer to compile than to run)."""
 from __future__ import annotations
 
 from collections import deque
@@ -62,7 +62,8 @@ class Setup:
         self.rounds = {pid: rotation(self.players, pid) for pid in self.players}
         self.first = rotation(self.players, scenario.turn_player)
         self.start = None  # the function that starts a run (``builder``: made at the first run)
-        self.turns: list = [None, None]  # the fast tier's turn function, without and with the trace (``codegen.turn_for``)
+        # the fast tier's turn function, without and with the trace (``codegen.turn_for``: found at the first run)
+        self.turns: list = [None, None]
 
 
 def rotation(players: list, tp) -> tuple[tuple, list]:
