@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tcgtiming.frontend.pipeline import compile_file
-from tcgtiming.runtime.engine import SimulationError, program_for, simulate, template
+from tcgtiming.runtime.engine import Machine, SimulationError, program_for, simulate, template
 from tcgtiming.runtime.engine.state import Queue, RCard
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,3 +133,24 @@ def test_the_run_state_is_in_slots(path):
         except SimulationError:
             continue
         assert not vars(st), f"add to Machine.__slots__ (a starting value: to Machine.START): {sorted(vars(st))}"
+
+
+@pytest.mark.parametrize("path", SCENARIOS[::4], ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_each_run_starts_with_every_choice_and_the_same_shared_parts(path):
+    """The runs before took their choices (and one cleared its lists): a new machine still starts with
+    every choice of the scenario, by node, in order; the firing functions and the turn function are the
+    ones found at the first run; a run tells the game's and the scenario's ids."""
+    game, sc = load(path)
+    prog = program_for(game, len(sc.players))
+    first = simulate(game, sc, program=prog, trace=False)
+    for chs in first.machine.choices.values():
+        chs.clear()
+    again = simulate(game, sc, program=prog, trace=False)
+    want = {}
+    for ch in sc.choices:
+        want.setdefault(ch.at, []).append(ch)
+    fresh = Machine(prog, sc)
+    assert {at: list(chs) for at, chs in fresh.choices.items()} == want
+    assert fresh.firers is first.machine.firers is again.machine.firers
+    assert prog.setup(sc).turns[False] is not None
+    assert (again.game, again.scenario) == (game.id, sc.id)

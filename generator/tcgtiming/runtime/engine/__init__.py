@@ -41,8 +41,8 @@ Knows nothing of YAML, jinja2 or graphviz.
 """
 from __future__ import annotations
 
-import gc
 from collections import deque
+from gc import disable as _gc_off, enable as _gc_on, isenabled as _gc_enabled
 
 from ...core import model as m
 from ...core.scenario import BUILTIN_EVENTS, Scenario
@@ -55,13 +55,17 @@ from .result import Checker, Entries, Entry, Run, verify
 from .state import GameOver, OutOfSteps, SimulationError
 
 
+_NEW = object.__new__
+
+
 def _run(prog: Program, scenario: Scenario, strict, policy, emit, ring=None, keep=None, explorer=None) -> Run:
-    st = Machine(prog, scenario, strict=strict, policy=policy, out=emit, ring=ring, explorer=explorer)
-    # the fast tier (``codegen``), unless the closure tier is forced
-    turn = prog.turn(emit is not None) if codegen.CLOSURES else codegen.turn_for(prog, st, emit is not None)
+    st = _NEW(Machine).begin(prog, scenario, strict, policy, emit, ring, explorer)
+    traced = emit is not None
+    # the fast tier (``codegen``; its turn function cached on the scenario's setup), unless the closure tier is forced
+    turn = prog.turn(traced) if codegen.CLOSURES else st.setup.turns[traced] or codegen.turn_for(prog, st, traced)
     for t in range(scenario.turns):
         st.turn_index = t
-        if emit is not None:
+        if traced:
             st.context()
         try:
             turn(st, None)
@@ -77,42 +81,42 @@ def simulate(game: m.Game, scenario: Scenario, *, strict: bool = False, policy: 
     empty). ``sink``: a function given each record as it is made (streaming; nothing is kept), e.g.
     ``runtime.trace.Stream``); it gets the record stream that ``result.Entries`` turns into entries.
     ``explorer``: answers the unscripted decisions (``runtime.explore``; with no trace only)."""
-    n = len(scenario.players)
-    prog = program if program is not None and program.players == n else program_for(game, n)
-    collecting = gc.isenabled()
+    prog = program if program is not None and program.players == len(scenario.players) else \
+        program_for(game, len(scenario.players))
+    collecting = _gc_enabled()
     if collecting:  # a run makes no reference cycles: the cyclic collector would only walk the trace over and over
-        gc.disable()
+        _gc_off()
     try:
         if explorer is not None:
             return _run(prog, scenario, False, policy, None, explorer=explorer)
-        return _simulate(prog, scenario, strict, policy, trace, sink)
+        try:
+            if sink is not None:
+                return _streamed(prog, scenario, strict, policy, sink)
+            if trace:  # the records kept are the recent ones too: they name the cycle if the budget runs out
+                records: list = []
+                return _run(prog, scenario, strict, policy, records.append, records, records)
+            return _run(prog, scenario, strict, policy, None)
+        except OutOfSteps:
+            ring: deque = deque(maxlen=4000)  # run again, keeping the recent entries, to name the cycle
+            _run(prog, scenario, strict, policy, ring.append, ring=ring)
+            raise SimulationError("R502", f"step budget of {scenario.max_steps} exceeded", None)
     finally:
         if collecting:
-            gc.enable()
+            _gc_on()
 
 
-def _simulate(prog: Program, scenario: Scenario, strict, policy, trace, sink) -> Run:
-    checker = None
-    try:
-        if sink is not None:
-            checker = Checker(scenario)
-            ids, feed = prog.ids, checker.feed
+def _streamed(prog: Program, scenario: Scenario, strict, policy, sink) -> Run:
+    """A run whose records go to ``sink`` as they are made, its expected visits checked on the way."""
+    checker = Checker(scenario)
+    ids, feed = prog.ids, checker.feed
 
-            def emit(rec):
-                if type(rec[0]) is int:
-                    feed(ids[rec[0]])
-                sink(rec)
-            run = _run(prog, scenario, strict, policy, emit)
-            run.checker = checker
-            return run
-        if trace:  # the records kept are the recent ones too: they name the cycle if the budget runs out
-            records: list = []
-            return _run(prog, scenario, strict, policy, records.append, ring=records, keep=records)
-        return _run(prog, scenario, strict, policy, None)
-    except OutOfSteps:
-        ring: deque = deque(maxlen=4000)  # run again, keeping the recent entries, to name the cycle
-        _run(prog, scenario, strict, policy, ring.append, ring=ring)
-        raise SimulationError("R502", f"step budget of {scenario.max_steps} exceeded", None)
+    def emit(rec):
+        if type(rec[0]) is int:
+            feed(ids[rec[0]])
+        sink(rec)
+    run = _run(prog, scenario, strict, policy, emit)
+    run.checker = checker
+    return run
 
 
 __all__ = ["simulate", "verify", "Program", "program_for", "Machine", "Run", "Entry", "Entries", "SimulationError",

@@ -49,14 +49,13 @@ CLOSURES = False  # True: every run uses the closure tier (the comparison test s
 
 
 def turn_for(prog, st, traced: bool):
-    """The function that runs one turn of the machine's scenario (``F(st, None)``); sets the
-    machine's firing functions. Called before the run; what it finds is the scenario's (cached on
-    its ``Setup``)."""
-    st.firers = firing.firers(prog, st)
-    made = st.setup.__dict__.setdefault("_turns", {})
-    fn = made.get(traced)
+    """The function that runs one turn of the machine's scenario (``F(st, None)``). Called before the
+    run; what it finds is the scenario's (cached on its ``Setup``, which the run's start code read the
+    firing functions from)."""
+    turns = st.setup.turns
+    fn = turns[traced]
     if fn is None:
-        fn = made[traced] = _turn(prog, st, traced)
+        fn = turns[traced] = _turn(prog, st, traced)
     return fn
 
 

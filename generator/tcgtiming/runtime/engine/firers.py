@@ -9,8 +9,8 @@ from .abilities import CARD_EVENTS, marker
 from .state import Pending
 
 
-def firers(prog, st) -> dict:
-    setup = st.setup
+def firers(prog, setup) -> dict:
+    """The scenario's firing functions (``setup``: its ``template.Setup``), event -> function."""
     made = setup.__dict__.get("_firers")
     if made is None:
         made = setup.__dict__["_firers"] = _make(prog, setup)

@@ -17,6 +17,7 @@ from ...core.scenario import Scenario
 from .abilities import Abilities
 from .flow import Flow
 from .state import OutOfSteps, RCard, SimulationError
+from .firers import firers
 from .template import builder
 from .windows import Windows
 
@@ -53,6 +54,11 @@ class Machine(Flow, Windows, Abilities):
 
     def __init__(self, prog, scenario: Scenario, *, strict: bool = False, policy: str | None = None, out=None,
                  ring=None, explorer=None):
+        self.begin(prog, scenario, strict, policy, out, ring, explorer)
+
+    def begin(self, prog, scenario: Scenario, strict: bool, policy: str | None, out, ring, explorer) -> Machine:
+        """The run state at the start (``__init__``'s work; ``simulate`` calls it on ``object.__new__(Machine)``:
+        a class call with keywords costs a run twice as much as this call)."""
         self.prog, self.sc, self.strict = prog, scenario, strict
         self.policy = policy or scenario.policy
         self.left = scenario.max_steps  # steps left in the budget
@@ -63,8 +69,10 @@ class Machine(Flow, Windows, Abilities):
         # the rest of the run state, new for this run, made by the scenario's setup code (``template``): the
         # players, seats and turn order; the cards, zones (player -> zone -> cards), cards by id and the index
         # of auto abilities by event ((card, ability, every, zone, own card only, condition), in the order of
-        # the scenario's cards); pending queues, the stack, the players' values; the scripted choices by node
-        builder(setup, self.START)(self)
+        # the scenario's cards); pending queues, the stack, the players' values; the scripted choices by node;
+        # the scenario's firing functions (``firers``)
+        (setup.start or builder(setup, self.START, firers(prog, setup)))(self)
+        return self
 
     @property
     def rng(self) -> random.Random:

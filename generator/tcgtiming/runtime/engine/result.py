@@ -97,19 +97,32 @@ class Entries:
 class Run:
     """A run: ``entries`` (made from the records when first read; none when the trace was streamed
     or not kept), ``result`` (ongoing, lose or draw), ``losers``, the final ``zones``, and the final
-    state's ``fingerprint``."""
+    state's ``fingerprint``. In slots, and what is read from the program or the scenario read when asked
+    (``game``, ``scenario``): every run makes one."""
+
+    __slots__ = ("program", "setup", "records", "machine", "result", "losers", "policy_decisions", "checker", "_entries",
+                 "_fingerprint", "_zones")
 
     def __init__(self, prog, scenario: Scenario, records, machine, checker=None):
-        self.program, self.setup = prog, scenario
-        self.game, self.scenario = prog.game.id, scenario.id
+        self.program = prog
+        self.setup = scenario
         self.records = records
-        self.result, self.losers = machine.result, tuple(machine.losers)
-        self.policy_decisions = machine.policy_decisions
         self.machine = machine
+        self.result = machine.result
+        self.losers = tuple(machine.losers)
+        self.policy_decisions = machine.policy_decisions
         self.checker = checker
-        self._entries = None
-        self._fingerprint = None
-        self._zones = None
+        self._entries = self._fingerprint = self._zones = None
+
+    @property
+    def game(self) -> str:
+        """The game's id."""
+        return self.program.game.id
+
+    @property
+    def scenario(self) -> str:
+        """The scenario's id."""
+        return self.setup.id
 
     @property
     def zones(self) -> tuple:
