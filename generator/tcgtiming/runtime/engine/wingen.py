@@ -80,10 +80,12 @@ def window_body(gen, ni: int, node) -> list[str]:
         lines += hook
     elif w.resolve != "immediate" and prog.game.check_timing is None:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
+    if T:  # the context's parts a window never changes (turn, turn player), the pending queues
+        lines += ["wTI = st.turn_index", "wT0 = wS[0]", f"{queues(prog.players)} = st.queues", "wQS = None"]
     lines += ["wPS = st.players", "wCH = st.choices", "wND = wCH.get(nid)",
               "wFB = st.choice_lists(nid) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
               "wCA = st.cards", "wKP = None"]
-    lines += give("wf", T) + ["wn = 0", "while True:"]
+    lines += give("wf", gen) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
     decide = decision(gen)
     if everyone:
@@ -95,12 +97,11 @@ def window_body(gen, ni: int, node) -> list[str]:
     if T:
         rec = "o((ni, ('pass', wn), wp, wb))"
         body += [f"    {rec}"] if everyone else ["    if wp in wAL:", f"        {rec}"]
-    body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"]
-             + (["st.context()"] if T else [])]
+    body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"] + context(gen, "wq")]
     body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, w, hook)] + ["    continue"]
-    body += play(gen, w) + ["wn = 0"] + (hook or [])
+    body += play(gen, w) + ["wn = 0"] + changed(gen, hook)
     if w.after_play == "alternate":
-        body += give(next_player(prog.players, "wp"), T)
+        body += give(next_player(prog.players, "wp"), gen)
     return lines + ["    " + x for x in body]
 
 
@@ -117,10 +118,10 @@ def decision(gen) -> list[str]:
              "    else:", "        wt.read = {'take', 'card'}", "        if wc.card:"]
             + ["            " + x for x in scripted(gen)] + ["        else:", "            wx = None",
              "elif wl:",  # its next choices were taken already (by timing): the machine skips them
-             "    wx, wb = st.window_decision(nd, wPL, wp)",
-             "else:", "    if wKP is None:", "        wKP = st.play_kinds()",  # read once per visit, when needed
+             "    wx, wb = st.window_decision(nd, wPL, wp)"] + stale(gen, "    ") +
+            ["else:", "    if wKP is None:", "        wKP = st.play_kinds()",  # read once per visit, when needed
              "    if wKP[wp].isdisjoint(wPL):", "        wx = wb = None",  # nothing the player could ever play here: forced
-             "    else:", "        wx, wb = st.unscripted_priority(nd, wPL, wp)"])
+             "    else:", "        wx, wb = st.unscripted_priority(nd, wPL, wp)"] + stale(gen, "        "))
 
 
 def scripted(gen) -> list[str]:
@@ -136,7 +137,7 @@ def scripted(gen) -> list[str]:
     return ["wk = wCA.get(wc.card)", "wa = None", "if wk is not None and wk.owner == wp:", "    wi = wc.ability",
             "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
             "            break", "    else:", "        wa = None",
-            f"if wa is None or wa.play not in wPL{may}:", "    wx = st.scripted_play(nd, wPL, wp, wt)",
+            f"if wa is None or wa.play not in wPL{may}:", "    wx = st.scripted_play(nd, wPL, wp, wt)"] + stale(gen, "    ") + [
             "else:", "    wt.read = {'take', 'card', 'ability', 'cards', 'target'}", "    wcs = wc.cards",
             "    st.pay_with = tuple(wcs) if wcs else ()", "    wg = wc.target",
             "    wx = (wk, wa, wCA.get(wg) if wg else None)"]
@@ -159,12 +160,17 @@ def play(gen, w) -> list[str]:
         lines.append("wpd = (wpd,) if wpd else ()")
     if "played" in gen.events:
         lines.append("st.fire('played', wk)")
-    at_once = ["wdn = st.resolve_effects(wa, wk, wp, wi, wg)"]
+    at_once = ["wdn = st.resolve_effects(wa, wk, wp, wi, wg)"] + stale(gen)
     if T:
         at_once.append("o((ni, ('window_play', wk.id, wa.id, wdn) + wpd, wp, wb))")
     if w.resolve == "immediate":
         return lines + at_once
-    stacked = ["st.push(wi)", "o((ni, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))"] if T else ["ws.append(wi)"]
+    # onto the stack (the machine's ``push``: the stack's snapshot, the context, the pending queues
+    # taken again: the costs may have changed them)
+    stacked = ["ws.append(wi)"]
+    if T:
+        stacked += ["st.ssnap = wSS = ((wk.id, wa.id, wi.negated), st.ssnap)"] + context(gen, "st.priority", "wSS", True)
+        stacked.append("o((ni, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))")
     if not prog.no_stack:
         return lines + stacked
     return lines + [f"if wa.play not in {gen.const('K', prog.no_stack)}:"] + ["    " + x for x in stacked] + \
@@ -178,7 +184,10 @@ def resolve_top(gen) -> list[str]:
     if not gen.traced:
         return TICK + ["wi = ws.pop()", "if not wi.negated:", "    for x in wi.ability.effect:",
                        f"        {EF}(x)(st, wi.card, wi.controller, wi, wi.target)"]
-    return TICK + ["wi = st.pop_stack()", "o((None, None))",
+    # off the stack (the machine's ``pop_stack``: the stack's snapshot, the context; the pending
+    # queues taken again, the effects resolved before may have changed them)
+    pop = ["wi = ws.pop()", "st.ssnap = wSS = st.ssnap[1]"] + context(gen, "st.priority", "wSS", True)
+    return TICK + pop + ["o((None, None))",
                    f"wdn = None if wi.negated else tuple([{EF}(x)(st, wi.card, wi.controller, wi, wi.target) "
                    "for x in wi.ability.effect])",
                    "o((st.at, ('resolved', wi.controller, wi.card.id, wi.ability.id, wdn)))"]
@@ -191,9 +200,37 @@ def next_player(players: int, pid: str) -> str:
     return f"wPS[(wPS.index({pid}) + 1) % {players}]"
 
 
-def give(pid: str, traced: bool) -> list[str]:
+def give(pid: str, gen) -> list[str]:
     """Priority to a player (the context changes when it goes to another player)."""
-    return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + (["    st.context()"] if traced else [])
+    return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + ["    " + x for x in context(gen, "wq")]
+
+
+def queues(players: int) -> str:
+    """The names of the pending queues, in the order of the players (the machine's ``queues``)."""
+    return ", ".join(f"wQ{i}" for i in range(players)) + ("," if players == 1 else "")
+
+
+def context(gen, prio: str, stack: str = "st.ssnap", fresh: bool | None = False) -> list[str]:
+    """The context record, as the machine's ``context`` makes it, written in place: the turn and the
+    turn player read once per window; the queues' snapshot (``wQS``) taken again where something may
+    have changed them since the last one (``fresh``), or when ``wQS`` is None (``stale``), or kept
+    (``fresh`` None: the last one was just taken, nothing ran since)."""
+    if not gen.traced:
+        return []
+    snap = "(" + "".join(f"(wQ{i}.log, wQ{i}.head, len(wQ{i}.log)), " for i in range(gen.prog.players)) + ")"
+    take = [] if fresh is None else [f"wQS = {snap}"] if fresh else ["if wQS is None:", f"    wQS = {snap}"]
+    return take + [f"o((None, (wTI, wT0, wQS, {stack}, {prio})))"]
+
+
+def stale(gen, indent: str = "") -> list[str]:
+    """After code that may change the pending queues (effects, the machine's decisions, the window's
+    own actions): the next context takes their snapshot again."""
+    return [indent + "wQS = None"] if gen.traced else []
+
+
+def changed(gen, hook) -> list[str]:
+    """The window's own actions before priority, after which the queues' snapshot is taken again."""
+    return (hook + stale(gen)) if hook else []
 
 
 def close(gen, w, hook) -> list[str]:
@@ -201,7 +238,8 @@ def close(gen, w, hook) -> list[str]:
     (the newest object, or all of it) and the window reopens (its own actions, then the first player)
     or closes."""
     T = gen.traced
-    lines = ["st.priority = None"] + (["st.context()"] if T else []) + ["if not st.stack:"]
+    # the context just made (a pass) has the queues' snapshot of now: kept
+    lines = ["st.priority = None"] + context(gen, "None", fresh=None) + ["if not st.stack:"]
     lines += [f"    o((ni, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
     lines.append("ws = st.stack")
     if w.resolve == "top":
@@ -211,9 +249,10 @@ def close(gen, w, hook) -> list[str]:
         lines.append("o((ni, ('stack_resolved', wr)))")
     else:
         lines += ["while ws:"] + ["    " + x for x in resolve_top(gen)]
+    lines += stale(gen)  # the effects resolved may have changed the queues
     if w.after_resolve != "reopen":
         return lines + ["break"]
-    return lines + ["wn = 0"] + (hook or []) + give("wf", T)
+    return lines + ["wn = 0"] + (hook or []) + give("wf", gen)
 
 
 def pending_any(prog) -> str:
