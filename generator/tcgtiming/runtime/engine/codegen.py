@@ -40,7 +40,7 @@ from .flow import Taken
 from .placed import Placed
 from .source import Gen
 from .state import GameOver
-from .wingen import window_functions, window_lines
+from .wingen import queues, snapshot, window_functions, window_lines
 from .witness import tested_source
 
 CALL_OUT = re.compile(r"\b(st(?:\.\w+)+|[A-Z]+\d+|FI\[[^\]]*\])\(")  # a call in a line of code
@@ -134,6 +134,11 @@ class Fast(Placed, Gen):
             for ev, name in fired.items():
                 x = x.replace(f"FI[{ev}]", name)
             out.append(x)
+        # the context record (the machine's ``context``) made in place: the queues read once per call
+        if self.traced and any(x.strip() == "st.context()" for x in out):
+            head.append(f"    {queues(self.prog.players, 'CQ')} = st.queues")
+            ctx = f"o((None, (st.turn_index, st.seat[0], {snapshot(self.prog.players, 'CQ')}, st.ssnap, st.priority)))"
+            out = [x.replace("st.context()", ctx) if x.strip() == "st.context()" else x for x in out]
         # the run state's containers that a run never replaces, read often: local names
         for attr, name in (("seat", "SE"), ("pending", "PE"), ("zones", "ZO")):
             if sum(x.count(f"st.{attr}[") for x in out) > 1:
