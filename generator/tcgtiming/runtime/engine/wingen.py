@@ -107,18 +107,23 @@ def window_body(gen, ni: int, node) -> list[str]:
 
 def decision(gen) -> list[str]:
     """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
-    decided ``wb``."""
-    return (["st.pay_with = ()", "wl = wND", "if not wl and wFB:", "    for wl in wFB:", "        if wl:", "            break",
+    decided ``wb``. The choice taken is noted with what the decision read of it: a pass its answer,
+    a play taken in place all it names (``(choice, read)``, both known when it is taken); a play the
+    machine checks, a ``Taken`` that watches what the machine reads."""
+    taken = f"{gen.const('RT', frozenset({'take'}))}"
+    # a list's next choice may have been taken already only when a choice is listed twice (``distinct``)
+    fresh = "if wl:" if gen.distinct else "if wl and id(wl[0]) not in wUC:"
+    lines = ["st.pay_with = ()", "wl = wND", "if not wl and wFB:", "    for wl in wFB:", "        if wl:", "            break",
              "    else:", "        wl = None",
-             "if wl and id(wl[0]) not in wUC:",  # the next choice the decision reads: taken
-             # its Taken made without running its __init__ (its two slots set here, with what is read)
-             "    wc = wl.popleft()", "    wUC.add(id(wc))", f"    wt = {gen.const('NEW', object.__new__)}(Taken)",
-             "    wt.choice = wc", "    st.taken.append(wt)", "    wb = 'scenario'", "    if wc.take == 'pass':",
-             "        wt.read = {'take'}", "        wx = None",
-             "    else:", "        wt.read = {'take', 'card'}", "        if wc.card:"]
-            + ["            " + x for x in scripted(gen)] + ["        else:", "            wx = None",
-             "elif wl:",  # its next choices were taken already (by timing): the machine skips them
-             "    wx, wb = st.window_decision(nd, wPL, wp)"] + stale(gen, "    ") +
+             fresh,  # the next choice the decision reads: taken
+             "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wb = 'scenario'", "    if wc.take == 'pass':",
+             f"        st.taken.append((wc, {taken}))", "        wx = None", "    elif wc.card:"]
+    lines += ["        " + x for x in scripted(gen)]
+    lines += ["    else:", f"        st.taken.append((wc, {gen.const('RT', frozenset({'take', 'card'}))}))", "        wx = None"]
+    if not gen.distinct:
+        lines += ["elif wl:",  # its next choices were taken already: the machine skips them
+                  "    wx, wb = st.window_decision(nd, wPL, wp)"] + stale(gen, "    ")
+    return (lines +
             ["else:", "    if wKP is None:", "        wKP = st.play_kinds()",  # read once per visit, when needed
              "    if wKP[wp].isdisjoint(wPL):", "        wx = wb = None",  # nothing the player could ever play here: forced
              "    else:", "        wx, wb = st.unscripted_priority(nd, wPL, wp)"] + stale(gen, "        "))
@@ -137,8 +142,13 @@ def scripted(gen) -> list[str]:
     return ["wk = wCA.get(wc.card)", "wa = None", "if wk is not None and wk.owner == wp:", "    wi = wc.ability",
             "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
             "            break", "    else:", "        wa = None",
-            f"if wa is None or wa.play not in wPL{may}:", "    wx = st.scripted_play(nd, wPL, wp, wt)"] + stale(gen, "    ") + [
-            "else:", "    wt.read = {'take', 'card', 'ability', 'cards', 'target'}", "    wcs = wc.cards",
+            # refused, saying why: the machine reads the choice through a Taken (made without running its
+            # __init__: its two slots set here)
+            f"if wa is None or wa.play not in wPL{may}:", f"    wt = {gen.const('NEW', object.__new__)}(Taken)",
+            "    wt.choice = wc", "    wt.read = {'take', 'card'}", "    st.taken.append(wt)",
+            "    wx = st.scripted_play(nd, wPL, wp, wt)"] + stale(gen, "    ") + [
+            "else:", f"    st.taken.append((wc, {gen.const('RT', frozenset({'take', 'card', 'ability', 'cards', 'target'}))}))",
+            "    wcs = wc.cards",
             "    st.pay_with = tuple(wcs) if wcs else ()", "    wg = wc.target",
             "    wx = (wk, wa, wCA.get(wg) if wg else None)"]
 
