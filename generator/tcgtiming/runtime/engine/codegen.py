@@ -22,7 +22,10 @@ closure is called, as in ``source``, so every run records the same entries eithe
   constants is a constant of the code);
 - card moves, draws, the only pending ability, a player action answered by its scripted choice:
   ``placed``;
-- a priority window: its loop as a function of its own (``wingen``), one per shape of window.
+- a priority window: its loop as a function of its own (``wingen``), one per shape of window;
+- the context record (traced): the machine's ``context`` written in place;
+- a scripted choice: taken off its list, without the test that it was taken already when no choice
+  is listed twice (``distinct``: each choice taken comes off its list).
 
 Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
 scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending

@@ -18,7 +18,13 @@ the window, else to its step or phase, else unkeyed; the lists looked up once pe
   the machine's ``window_decision``.
 
 Each decision, each before-priority round and each stack object resolved is a step of the run's
-budget, as in the machine. A window the machine refuses (R509) is left to it."""
+budget, as in the machine. A window the machine refuses (R509) is left to it.
+
+A choice taken in place is noted with what the decision read of it (``(choice, read)``; a ``Taken``
+only where the machine reads through it). The traced code makes the context records in place, as
+the machine's ``context`` makes them: the turn and the turn player read once per window, the pending
+queues' snapshot taken again only after code that may change the queues (a play, an effect, the
+window's own actions, a call of the machine)."""
 from __future__ import annotations
 
 from .abilities import ABILITY_ACTIONS, IDLE, NOTHING_STACKED, NOTHING_TO_DO
