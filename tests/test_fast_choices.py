@@ -60,3 +60,18 @@ def test_the_taken_test_is_written_only_for_a_choice_listed_twice():
     simulate(game, dataclasses.replace(sc, choices=sc.choices + sc.choices[:1]), strict=True, program=prog)
     twice = "".join(v for v in prog.fast_sources.values() if v not in once)
     assert "not in wUC" not in once and "not in wUC" in twice
+
+
+def test_a_window_action_that_only_says_so_is_in_its_before_priority_entry(tmp_path):
+    """A window's own action that does nothing but say so (``pass``): its event is one of what the
+    actions did, each time before priority, on both tiers."""
+    from test_wingen import ROOT, edited, scenario
+    rules = tmp_path / "game.yaml"
+    bp = "before_priority: [rule_processing, end_if_lost, stack_pending]"
+    rules.write_text(edited((ROOT / "rules" / "mtg" / "game.yaml").read_text(encoding="utf-8"),
+                            [(bp, bp.replace("[", "[pass, "))]), encoding="utf-8")
+    game, sc = scenario("mtg/scenarios/respond-one-at-a-time.yaml", rules=rules)
+    for how in (dict(strict=True), dict(strict=True, trace=False), dict(policy="first")):
+        got = both(game, sc, **how)
+    done = [e.event[1] for e in got[0] if e.event[0] == "before_priority"]
+    assert done and all(d[0] == ("label",) for d in done)

@@ -105,7 +105,7 @@ def window_body(gen, ni: int, node) -> list[str]:
         body += [f"    {rec}"] if everyone else ["    if wp in wAL:", f"        {rec}"]
     body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"] + context(gen, "wq")]
     body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, w, hook)] + ["    continue"]
-    body += play(gen, w) + ["wn = 0"] + changed(gen, hook)
+    body += play(gen, w) + ["wn = 0"] + (hook or [])
     if w.after_play == "alternate":
         body += give(next_player(prog.players, "wp"), gen)
     return lines + ["    " + x for x in body]
@@ -250,11 +250,6 @@ def stale(gen, indent: str = "") -> list[str]:
     return [indent + "wQS = None"] if gen.traced else []
 
 
-def changed(gen, hook) -> list[str]:
-    """The window's own actions before priority, after which the queues' snapshot is taken again."""
-    return (hook + stale(gen)) if hook else []
-
-
 def close(gen, w, hook) -> list[str]:
     """Enough passes in a row: the window closes with nothing on the stack; else the stack resolves
     (the newest object, or all of it) and the window reopens (its own actions, then the first player)
@@ -295,11 +290,14 @@ def before_priority(gen, ni: int, w) -> list[str] | None:
     if not hook:
         return []
     T = gen.traced
-    lines = TICK + (["o((None, None))"] if T else [])
+    # traced: ``wd``, what the actions did, each kept as it is made (as the machine's ``before_priority``
+    # keeps it: an action's event unless it is one of doing nothing)
+    lines = TICK + (["o((None, None))", "wd = ()"] if T else [])
+    idle_events = gen.const("I", IDLE) if T else None
     for k, (a, act) in enumerate(zip(w.before_priority, hook)):
         fixed = getattr(act, "const", None)
         if fixed is not None:  # an action that does nothing but say so
-            lines += [f"wd{k} = {gen.const('E', fixed)}"] if T else []
+            lines += [f"wd += ({gen.const('E', fixed)},)"] if T and fixed not in IDLE else []
             continue
         A, idle = gen.const("A", act), None
         if a.name == "rule_processing" and _engine_action(prog, a.name, ABILITY_ACTIONS) and not prog.interrupt_rules:
@@ -308,14 +306,9 @@ def before_priority(gen, ni: int, w) -> list[str] | None:
             test, idle = "st.losers", NO_LOSER
         elif a.name == "stack_pending" and _engine_action(prog, a.name, ABILITY_ACTIONS):
             test, idle = pending_any(prog), NOTHING_STACKED
-        if idle is None:
-            lines.append(f"wd{k} = {A}(st)")
-        elif T:
-            lines.append(f"wd{k} = {A}(st) if {test} else {gen.const('E', idle)}")
-        else:
-            lines += [f"if {test}:", f"    {A}(st)"]
+        # the action run (the pending queues' snapshot taken again after it); not run, it did nothing
+        run = [f"wd{k} = {A}(st)", f"if wd{k} not in {idle_events}: wd += (wd{k},)"] + stale(gen) if T else [f"{A}(st)"]
+        lines += run if idle is None else [f"if {test}:"] + ["    " + x for x in run]
     if T:
-        done = ", ".join(f"wd{k}" for k in range(len(hook)))
-        lines += [f"wd = tuple([d for d in ({done},) if d not in {gen.const('I', IDLE)}])", "if wd:",
-                  "    o((ni, ('before_priority', wd)))"]
+        lines += ["if wd:", "    o((ni, ('before_priority', wd)))"]
     return lines
