@@ -140,11 +140,12 @@ class Fast(Placed, Gen):
             for ev, name in fired.items():
                 x = x.replace(f"FI[{ev}]", name)
             out.append(x)
-        # the context record (the machine's ``context``) made in place: the queues read once per call
+        # the context record (the machine's ``context``) made in place, where the code makes one (the
+        # queues read there: a function may run many times without reaching it)
         if self.traced and any(x.strip() == "st.context()" for x in out):
-            head.append(f"    {queues(self.prog.players, 'CQ')} = st.queues")
-            ctx = f"o((None, (st.turn_index, st.seat[0], {snapshot(self.prog.players, 'CQ')}, st.ssnap, st.priority)))"
-            out = [x.replace("st.context()", ctx) if x.strip() == "st.context()" else x for x in out]
+            ctx = [f"{queues(self.prog.players, 'CQ')} = st.queues",
+                   f"o((None, (st.turn_index, st.seat[0], {snapshot(self.prog.players, 'CQ')}, st.ssnap, st.priority)))"]
+            out = [y for x in out for y in ([x[:len(x) - len(x.lstrip())] + c for c in ctx] if x.strip() == "st.context()" else [x])]
         # the run state's containers that a run never replaces, read often: local names
         for attr, name in (("seat", "SE"), ("pending", "PE"), ("zones", "ZO")):
             if sum(x.count(f"st.{attr}[") for x in out) > 1:
