@@ -23,7 +23,6 @@ closure is called, as in ``source``, so every run records the same entries eithe
 - card moves, draws, the only pending ability, a player action answered by its scripted choice:
   ``placed``;
 - a priority window: its loop as a function of its own (``wingen``), one per shape of window;
-- the context record (traced): the machine's ``context`` written in place;
 - a scripted choice: taken off its list, without the test that it was taken already when no choice
   is listed twice (``distinct``: each choice taken comes off its list).
 
@@ -43,7 +42,7 @@ from .flow import Taken
 from .placed import Placed
 from .source import Gen
 from .state import GameOver
-from .wingen import queues, snapshot, window_functions, window_lines
+from .wingen import window_functions, window_lines
 from .witness import tested_source
 
 CALL_OUT = re.compile(r"\b(st(?:\.\w+)+|[A-Z]+\d+|FI\[[^\]]*\])\(")  # a call in a line of code
@@ -140,12 +139,6 @@ class Fast(Placed, Gen):
             for ev, name in fired.items():
                 x = x.replace(f"FI[{ev}]", name)
             out.append(x)
-        # the context record (the machine's ``context``) made in place, where the code makes one (the
-        # queues read there: a function may run many times without reaching it)
-        if self.traced and any(x.strip() == "st.context()" for x in out):
-            ctx = [f"{queues(self.prog.players, 'CQ')} = st.queues",
-                   f"o((None, (st.turn_index, st.seat[0], {snapshot(self.prog.players, 'CQ')}, st.ssnap, st.priority)))"]
-            out = [y for x in out for y in ([x[:len(x) - len(x.lstrip())] + c for c in ctx] if x.strip() == "st.context()" else [x])]
         # the run state's containers that a run never replaces, read often: local names
         for attr, name in (("seat", "SE"), ("pending", "PE"), ("zones", "ZO")):
             if sum(x.count(f"st.{attr}[") for x in out) > 1:

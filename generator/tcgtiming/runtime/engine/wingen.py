@@ -221,9 +221,9 @@ def give(pid: str, gen) -> list[str]:
     return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + ["    " + x for x in context(gen, "wq")]
 
 
-def queues(players: int, name: str = "wQ") -> str:
+def queues(players: int) -> str:
     """The names of the pending queues, in the order of the players (the machine's ``queues``)."""
-    return ", ".join(f"{name}{i}" for i in range(players)) + ("," if players == 1 else "")
+    return ", ".join(f"wQ{i}" for i in range(players)) + ("," if players == 1 else "")
 
 
 def context(gen, prio: str, stack: str = "st.ssnap", fresh: bool | None = False) -> list[str]:
@@ -233,15 +233,15 @@ def context(gen, prio: str, stack: str = "st.ssnap", fresh: bool | None = False)
     (``fresh`` None: the last one was just taken, nothing ran since)."""
     if not gen.traced:
         return []
-    snap = snapshot(gen.prog.players, "wQ")
+    snap = snapshot(gen.prog.players)
     take = [] if fresh is None else [f"wQS = {snap}"] if fresh else ["if wQS is None:", f"    wQS = {snap}"]
     return take + [f"o((None, (wTI, wT0, wQS, {stack}, {prio})))"]
 
 
-def snapshot(players: int, name: str) -> str:
-    """The pending queues' snapshot as the machine's ``context`` takes it (``<name><i>``: the queues,
-    in the order of the players)."""
-    return "(" + "".join(f"({name}{i}.log, {name}{i}.head, len({name}{i}.log)), " for i in range(players)) + ")"
+def snapshot(players: int) -> str:
+    """The pending queues' snapshot as the machine's ``context`` takes it (``wQ<i>``: the queues, in
+    the order of the players)."""
+    return "(" + "".join(f"(wQ{i}.log, wQ{i}.head, len(wQ{i}.log)), " for i in range(players)) + ")"
 
 
 def stale(gen, indent: str = "") -> list[str]:
