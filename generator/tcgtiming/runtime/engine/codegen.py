@@ -22,7 +22,9 @@ closure is called, as in ``source``, so every run records the same entries eithe
   constants is a constant of the code);
 - card moves, draws, the only pending ability, a player action answered by its scripted choice:
   ``placed``;
-- a priority window: its loop as a function of its own (``wingen``), one per shape of window.
+- a priority window: its loop as a function of its own (``wingen``), one per shape of window;
+- a scripted choice: taken off its list, without the test that it was taken already when no choice
+  is listed twice (``distinct``: each choice taken comes off its list).
 
 Two variants per key, traced and untraced; the untraced one has no record at all. The key is the
 scenario's (found once per scenario, kept on its ``Setup``). A function reads the seats, pending
@@ -68,11 +70,14 @@ def _turn(prog, st, traced: bool):
     # the automatic actions with a choice scripted (the others never find one: no test at run time)
     scripted = frozenset(nid for nid in st.choices if nid in nodes and nodes[nid].kind in ("auto", "closed"))
     shapes = firing.shapes(prog, st)
+    # no choice listed twice: the next choice of a list was never taken before (a run takes each one
+    # off its list; only a choice listed again would come up taken already)
+    distinct = len({id(ch) for ch in st.all_choices}) == len(st.all_choices)
     cache = prog.__dict__.setdefault("_fast_turns", {})
-    key = (traced, events, stray, scripted, shapes)
+    key = (traced, events, stray, scripted, shapes, distinct)
     fn = cache.get(key)
     if fn is None:
-        gen = Fast(prog, traced, events, stray, scripted, shapes)
+        gen = Fast(prog, traced, events, stray, scripted, shapes, distinct)
         src = gen.source()
         code = compile(src, f"<tcgtiming fast program of {prog.game.id}{' (traced)' if traced else ''}>", "exec")
         exec(code, gen.ns)
@@ -91,8 +96,8 @@ def literal(value) -> bool:
 
 class Fast(Placed, Gen):
     def __init__(self, prog, traced: bool, events: frozenset, stray: frozenset = frozenset(),
-                 scripted: frozenset = frozenset(), shapes: frozenset = frozenset()):
-        self.events, self.stray, self.scripted = events, stray, scripted
+                 scripted: frozenset = frozenset(), shapes: frozenset = frozenset(), distinct: bool = False):
+        self.events, self.stray, self.scripted, self.distinct = events, stray, scripted, distinct
         self.shapes = {s[0]: s for s in shapes}  # the events with one listener: their firing in place
         super().__init__(prog, traced)
         self.ns.update(Taken=Taken, NEW=object.__new__, GameOver=GameOver, **firing.names(prog))

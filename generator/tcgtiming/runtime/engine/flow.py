@@ -34,7 +34,8 @@ class Flow:
     # the run's scripted choices (set by the scenario's setup code, ``template``): ``choices``, node ->
     # the choices keyed to it, a deque taken in order (``None``: the choices answering decisions in
     # order); ``by_timing``: some are keyed by a phase or step; ``used_choices``: the ids of those taken;
-    # ``all_choices``: the scenario's; ``taken``: each choice taken, watching which of its data the run reads
+    # ``all_choices``: the scenario's; ``taken``: each choice taken, with which of its data the run read (a
+    # ``Taken`` watching the reads, or ``(choice, read)`` where the fast tier knows them when it takes it)
 
     def next_choice(self, node_id, decision: bool = False, forced: bool = False):
         """The next choice scripted for the node; for a player decision (an option, yes/no, priority in
@@ -80,8 +81,8 @@ class Flow:
         cards, an ability, a target or an answer given at a node that has no use for it."""
         out = []
         for t in self.taken:
-            ch = t.choice
-            unread = tuple(k for k in DATA if getattr(ch, k) not in (None, ()) and k not in t.read)
+            ch, read = (t.choice, t.read) if type(t) is Taken else t
+            unread = tuple(k for k in DATA if getattr(ch, k) not in (None, ()) and k not in read)
             if unread:
                 out.append((ch.at, ch.loc, unread))
         return tuple(out)

@@ -127,7 +127,7 @@ class Placed:
         if not n.may:  # only something to do: no decision (its action takes a choice when it needs one)
             lines = head + [f"st.player_choice_node, st.player_choice = {n.id!r}, None"]
             return lines + ([f"o(({ni}, {did}, a, None))"] if T else [f"{did}" if act is not None else "pass"])
-        lines = [f"lst = st.choices.get({n.id!r})", "if lst and id(lst[0]) not in st.used_choices:"]
+        lines = [f"lst = st.choices.get({n.id!r})", f"if {self.untaken('lst[0]')}:"]
         lines += ["    " + x for x in head + self.taken(n)]
         lines += ["    c = ch.card", "    st._chosen, st._chosen_by = (st.cards.get(c) if c else None), t",
                   "    if ch.take != 'no':", f"        st.decisions[{n.id!r}] = 'yes'"]
@@ -137,6 +137,14 @@ class Placed:
         if T:
             lines.append(f"        o(({ni}, {self.const('E', ('declines',))}, a, 'scenario'))")
         return lines + ["else:", f"    st.player({ni})"]
+
+    def untaken(self, head: str) -> str:
+        """The test that the list ``lst`` has a next choice not taken yet (``head``: its first item). Each
+        choice taken comes off its list: one taken already may be there only when a choice is listed
+        twice (``distinct`` False)."""
+        if self.distinct:
+            return "lst" if head == "lst[0]" else f"lst and {head}"
+        return f"lst and id({head}) not in st.used_choices"
 
     def taken(self, n, pop: str = "ch = lst.popleft()") -> list[str]:
         """The next choice keyed to the node, taken (``ch``; ``t`` watches which of its data is read,
@@ -162,12 +170,12 @@ class Placed:
             jump_lines += [head] + ["    " + x for x in self.jump_lines(c.entry)]
         avail = f"({', '.join(tests)},)[k]" if any(t != "True" for t in tests) else None  # the option must be available
         if avail is not None and closures:  # a compiled test may read the chosen card: none is chosen (the choice names none)
-            lines = [f"lst = st.choices.get({n.id!r})", "k = -1", "if lst and id(lst[0]) not in st.used_choices:",
+            lines = [f"lst = st.choices.get({n.id!r})", "k = -1", f"if {self.untaken('lst[0]')}:",
                      "    ch = lst[0]", f"    k = -1 if ch.card else {take}.get(ch.take, -1)", "    st._chosen = None",
                      f"    if k >= 0 and not {avail}:", "        k = -1", "if k < 0:"]
         else:  # the next choice keyed to the node, naming an option and no card
             lines = [f"lst = st.choices.get({n.id!r})",
-                     f"if not (lst and id(ch := lst[0]) not in st.used_choices and not ch.card and "
+                     f"if not ({self.untaken('(ch := lst[0])')} and not ch.card and "
                      f"(k := {take}.get(ch.take, -1)) >= 0{f' and {avail}' if avail else ''}):"]
         lines += [f"    k = st.player({ni})", "else:"]
         lines += ["    " + x for x in [f"st.at = st.node = {ni}"] + self.taken(n, "lst.popleft()")]

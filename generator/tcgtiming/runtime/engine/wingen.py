@@ -18,7 +18,13 @@ the window, else to its step or phase, else unkeyed; the lists looked up once pe
   the machine's ``window_decision``.
 
 Each decision, each before-priority round and each stack object resolved is a step of the run's
-budget, as in the machine. A window the machine refuses (R509) is left to it."""
+budget, as in the machine. A window the machine refuses (R509) is left to it.
+
+A choice taken in place is noted with what the decision read of it (``(choice, read)``; a ``Taken``
+only where the machine reads through it). The traced code makes the context records in place, as
+the machine's ``context`` makes them: the turn and the turn player read once per window, the pending
+queues' snapshot taken again only after code that may change the queues (a play, an effect, the
+window's own actions, a call of the machine)."""
 from __future__ import annotations
 
 from .abilities import ABILITY_ACTIONS, IDLE, NOTHING_STACKED, NOTHING_TO_DO
@@ -80,10 +86,12 @@ def window_body(gen, ni: int, node) -> list[str]:
         lines += hook
     elif w.resolve != "immediate" and prog.game.check_timing is None:
         lines += [f"if {pending_any(prog)}:", "    st.stack_waiting()"]
+    if T:  # the context's parts a window never changes (turn, turn player), the pending queues
+        lines += ["wTI = st.turn_index", "wT0 = wS[0]", f"{queues(prog.players)} = st.queues", "wQS = None"]
     lines += ["wPS = st.players", "wCH = st.choices", "wND = wCH.get(nid)",
               "wFB = st.choice_lists(nid) if st.by_timing or None in wCH else ()", "wUC = st.used_choices",
               "wCA = st.cards", "wKP = None"]
-    lines += give("wf", T) + ["wn = 0", "while True:"]
+    lines += give("wf", gen) + ["wn = 0", "while True:"]
     body = TICK + ["wp = st.priority"]
     decide = decision(gen)
     if everyone:
@@ -95,32 +103,36 @@ def window_body(gen, ni: int, node) -> list[str]:
     if T:
         rec = "o((ni, ('pass', wn), wp, wb))"
         body += [f"    {rec}"] if everyone else ["    if wp in wAL:", f"        {rec}"]
-    body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"]
-             + (["st.context()"] if T else [])]
+    body += ["    " + x for x in ["wq = " + next_player(prog.players, "wp"), "st.priority = wq"] + context(gen, "wq")]
     body += [f"    if wn >= {need}:"] + ["        " + x for x in close(gen, w, hook)] + ["    continue"]
     body += play(gen, w) + ["wn = 0"] + (hook or [])
     if w.after_play == "alternate":
-        body += give(next_player(prog.players, "wp"), T)
+        body += give(next_player(prog.players, "wp"), gen)
     return lines + ["    " + x for x in body]
 
 
 def decision(gen) -> list[str]:
     """The decision of the player holding priority (``wp``): the play ``wx`` (None: a pass), who
-    decided ``wb``."""
-    return (["st.pay_with = ()", "wl = wND", "if not wl and wFB:", "    for wl in wFB:", "        if wl:", "            break",
+    decided ``wb``. The choice taken is noted with what the decision read of it: a pass its answer,
+    a play taken in place all it names (``(choice, read)``, both known when it is taken); a play the
+    machine checks, a ``Taken`` that watches what the machine reads."""
+    taken = f"{gen.const('RT', frozenset({'take'}))}"
+    # a list's next choice may have been taken already only when a choice is listed twice (``distinct``)
+    fresh = "if wl:" if gen.distinct else "if wl and id(wl[0]) not in wUC:"
+    lines = ["st.pay_with = ()", "wl = wND", "if not wl and wFB:", "    for wl in wFB:", "        if wl:", "            break",
              "    else:", "        wl = None",
-             "if wl and id(wl[0]) not in wUC:",  # the next choice the decision reads: taken
-             # its Taken made without running its __init__ (its two slots set here, with what is read)
-             "    wc = wl.popleft()", "    wUC.add(id(wc))", f"    wt = {gen.const('NEW', object.__new__)}(Taken)",
-             "    wt.choice = wc", "    st.taken.append(wt)", "    wb = 'scenario'", "    if wc.take == 'pass':",
-             "        wt.read = {'take'}", "        wx = None",
-             "    else:", "        wt.read = {'take', 'card'}", "        if wc.card:"]
-            + ["            " + x for x in scripted(gen)] + ["        else:", "            wx = None",
-             "elif wl:",  # its next choices were taken already (by timing): the machine skips them
-             "    wx, wb = st.window_decision(nd, wPL, wp)",
-             "else:", "    if wKP is None:", "        wKP = st.play_kinds()",  # read once per visit, when needed
+             fresh,  # the next choice the decision reads: taken
+             "    wc = wl.popleft()", "    wUC.add(id(wc))", "    wb = 'scenario'", "    if wc.take == 'pass':",
+             f"        st.taken.append((wc, {taken}))", "        wx = None", "    elif wc.card:"]
+    lines += ["        " + x for x in scripted(gen)]
+    lines += ["    else:", f"        st.taken.append((wc, {gen.const('RT', frozenset({'take', 'card'}))}))", "        wx = None"]
+    if not gen.distinct:
+        lines += ["elif wl:",  # its next choices were taken already: the machine skips them
+                  "    wx, wb = st.window_decision(nd, wPL, wp)"] + stale(gen, "    ")
+    return (lines +
+            ["else:", "    if wKP is None:", "        wKP = st.play_kinds()",  # read once per visit, when needed
              "    if wKP[wp].isdisjoint(wPL):", "        wx = wb = None",  # nothing the player could ever play here: forced
-             "    else:", "        wx, wb = st.unscripted_priority(nd, wPL, wp)"])
+             "    else:", "        wx, wb = st.unscripted_priority(nd, wPL, wp)"] + stale(gen, "        "))
 
 
 def scripted(gen) -> list[str]:
@@ -136,8 +148,13 @@ def scripted(gen) -> list[str]:
     return ["wk = wCA.get(wc.card)", "wa = None", "if wk is not None and wk.owner == wp:", "    wi = wc.ability",
             "    for wa in wk.spec.abilities:", "        if wa.kind == 'activated' and (wi is None or wi == wa.id):",
             "            break", "    else:", "        wa = None",
-            f"if wa is None or wa.play not in wPL{may}:", "    wx = st.scripted_play(nd, wPL, wp, wt)",
-            "else:", "    wt.read = {'take', 'card', 'ability', 'cards', 'target'}", "    wcs = wc.cards",
+            # refused, saying why: the machine reads the choice through a Taken (made without running its
+            # __init__: its two slots set here)
+            f"if wa is None or wa.play not in wPL{may}:", f"    wt = {gen.const('NEW', object.__new__)}(Taken)",
+            "    wt.choice = wc", "    wt.read = {'take', 'card'}", "    st.taken.append(wt)",
+            "    wx = st.scripted_play(nd, wPL, wp, wt)"] + stale(gen, "    ") + [
+            "else:", f"    st.taken.append((wc, {gen.const('RT', frozenset({'take', 'card', 'ability', 'cards', 'target'}))}))",
+            "    wcs = wc.cards",
             "    st.pay_with = tuple(wcs) if wcs else ()", "    wg = wc.target",
             "    wx = (wk, wa, wCA.get(wg) if wg else None)"]
 
@@ -159,12 +176,17 @@ def play(gen, w) -> list[str]:
         lines.append("wpd = (wpd,) if wpd else ()")
     if "played" in gen.events:
         lines.append("st.fire('played', wk)")
-    at_once = ["wdn = st.resolve_effects(wa, wk, wp, wi, wg)"]
+    at_once = ["wdn = st.resolve_effects(wa, wk, wp, wi, wg)"] + stale(gen)
     if T:
         at_once.append("o((ni, ('window_play', wk.id, wa.id, wdn) + wpd, wp, wb))")
     if w.resolve == "immediate":
         return lines + at_once
-    stacked = ["st.push(wi)", "o((ni, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))"] if T else ["ws.append(wi)"]
+    # onto the stack (the machine's ``push``: the stack's snapshot, the context, the pending queues
+    # taken again: the costs may have changed them)
+    stacked = ["ws.append(wi)"]
+    if T:
+        stacked += ["st.ssnap = wSS = ((wk.id, wa.id, wi.negated), st.ssnap)"] + context(gen, "st.priority", "wSS", True)
+        stacked.append("o((ni, ('window_play', wk.id, wa.id, None) + wpd, wp, wb))")
     if not prog.no_stack:
         return lines + stacked
     return lines + [f"if wa.play not in {gen.const('K', prog.no_stack)}:"] + ["    " + x for x in stacked] + \
@@ -178,7 +200,10 @@ def resolve_top(gen) -> list[str]:
     if not gen.traced:
         return TICK + ["wi = ws.pop()", "if not wi.negated:", "    for x in wi.ability.effect:",
                        f"        {EF}(x)(st, wi.card, wi.controller, wi, wi.target)"]
-    return TICK + ["wi = st.pop_stack()", "o((None, None))",
+    # off the stack (the machine's ``pop_stack``: the stack's snapshot, the context; the pending
+    # queues taken again, the effects resolved before may have changed them)
+    pop = ["wi = ws.pop()", "st.ssnap = wSS = st.ssnap[1]"] + context(gen, "st.priority", "wSS", True)
+    return TICK + pop + ["o((None, None))",
                    f"wdn = None if wi.negated else tuple([{EF}(x)(st, wi.card, wi.controller, wi, wi.target) "
                    "for x in wi.ability.effect])",
                    "o((st.at, ('resolved', wi.controller, wi.card.id, wi.ability.id, wdn)))"]
@@ -191,9 +216,38 @@ def next_player(players: int, pid: str) -> str:
     return f"wPS[(wPS.index({pid}) + 1) % {players}]"
 
 
-def give(pid: str, traced: bool) -> list[str]:
+def give(pid: str, gen) -> list[str]:
     """Priority to a player (the context changes when it goes to another player)."""
-    return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + (["    st.context()"] if traced else [])
+    return ["wq = " + pid, "if st.priority != wq:", "    st.priority = wq"] + ["    " + x for x in context(gen, "wq")]
+
+
+def queues(players: int) -> str:
+    """The names of the pending queues, in the order of the players (the machine's ``queues``)."""
+    return ", ".join(f"wQ{i}" for i in range(players)) + ("," if players == 1 else "")
+
+
+def context(gen, prio: str, stack: str = "st.ssnap", fresh: bool | None = False) -> list[str]:
+    """The context record, as the machine's ``context`` makes it, written in place: the turn and the
+    turn player read once per window; the queues' snapshot (``wQS``) taken again where something may
+    have changed them since the last one (``fresh``), or when ``wQS`` is None (``stale``), or kept
+    (``fresh`` None: the last one was just taken, nothing ran since)."""
+    if not gen.traced:
+        return []
+    snap = snapshot(gen.prog.players)
+    take = [] if fresh is None else [f"wQS = {snap}"] if fresh else ["if wQS is None:", f"    wQS = {snap}"]
+    return take + [f"o((None, (wTI, wT0, wQS, {stack}, {prio})))"]
+
+
+def snapshot(players: int) -> str:
+    """The pending queues' snapshot as the machine's ``context`` takes it (``wQ<i>``: the queues, in
+    the order of the players)."""
+    return "(" + "".join(f"(wQ{i}.log, wQ{i}.head, len(wQ{i}.log)), " for i in range(players)) + ")"
+
+
+def stale(gen, indent: str = "") -> list[str]:
+    """After code that may change the pending queues (effects, the machine's decisions, the window's
+    own actions): the next context takes their snapshot again."""
+    return [indent + "wQS = None"] if gen.traced else []
 
 
 def close(gen, w, hook) -> list[str]:
@@ -201,7 +255,8 @@ def close(gen, w, hook) -> list[str]:
     (the newest object, or all of it) and the window reopens (its own actions, then the first player)
     or closes."""
     T = gen.traced
-    lines = ["st.priority = None"] + (["st.context()"] if T else []) + ["if not st.stack:"]
+    # the context just made (a pass) has the queues' snapshot of now: kept
+    lines = ["st.priority = None"] + context(gen, "None", fresh=None) + ["if not st.stack:"]
     lines += [f"    o((ni, {gen.const('E', ('window_closes',))}))", "    break"] if T else ["    break"]
     lines.append("ws = st.stack")
     if w.resolve == "top":
@@ -211,9 +266,10 @@ def close(gen, w, hook) -> list[str]:
         lines.append("o((ni, ('stack_resolved', wr)))")
     else:
         lines += ["while ws:"] + ["    " + x for x in resolve_top(gen)]
+    lines += stale(gen)  # the effects resolved may have changed the queues
     if w.after_resolve != "reopen":
         return lines + ["break"]
-    return lines + ["wn = 0"] + (hook or []) + give("wf", T)
+    return lines + ["wn = 0"] + (hook or []) + give("wf", gen)
 
 
 def pending_any(prog) -> str:
@@ -234,11 +290,14 @@ def before_priority(gen, ni: int, w) -> list[str] | None:
     if not hook:
         return []
     T = gen.traced
-    lines = TICK + (["o((None, None))"] if T else [])
+    # traced: ``wd``, what the actions did, each kept as it is made (as the machine's ``before_priority``
+    # keeps it: an action's event unless it is one of doing nothing)
+    lines = TICK + (["o((None, None))", "wd = ()"] if T else [])
+    idle_events = gen.const("I", IDLE) if T else None
     for k, (a, act) in enumerate(zip(w.before_priority, hook)):
         fixed = getattr(act, "const", None)
         if fixed is not None:  # an action that does nothing but say so
-            lines += [f"wd{k} = {gen.const('E', fixed)}"] if T else []
+            lines += [f"wd += ({gen.const('E', fixed)},)"] if T and fixed not in IDLE else []
             continue
         A, idle = gen.const("A", act), None
         if a.name == "rule_processing" and _engine_action(prog, a.name, ABILITY_ACTIONS) and not prog.interrupt_rules:
@@ -247,14 +306,9 @@ def before_priority(gen, ni: int, w) -> list[str] | None:
             test, idle = "st.losers", NO_LOSER
         elif a.name == "stack_pending" and _engine_action(prog, a.name, ABILITY_ACTIONS):
             test, idle = pending_any(prog), NOTHING_STACKED
-        if idle is None:
-            lines.append(f"wd{k} = {A}(st)")
-        elif T:
-            lines.append(f"wd{k} = {A}(st) if {test} else {gen.const('E', idle)}")
-        else:
-            lines += [f"if {test}:", f"    {A}(st)"]
+        # the action run (the pending queues' snapshot taken again after it); not run, it did nothing
+        run = [f"wd{k} = {A}(st)", f"if wd{k} not in {idle_events}: wd += (wd{k},)"] + stale(gen) if T else [f"{A}(st)"]
+        lines += run if idle is None else [f"if {test}:"] + ["    " + x for x in run]
     if T:
-        done = ", ".join(f"wd{k}" for k in range(len(hook)))
-        lines += [f"wd = tuple([d for d in ({done},) if d not in {gen.const('I', IDLE)}])", "if wd:",
-                  "    o((ni, ('before_priority', wd)))"]
+        lines += ["if wd:", "    o((ni, ('before_priority', wd)))"]
     return lines
