@@ -76,12 +76,17 @@ class Flow:
             hit = cache[key] = tuple(t for n in calls for t in (n.step, n.phase) if t is not None)
         return hit
 
+    def taken_choices(self):
+        """Each choice taken, in order, with the keys its decision read of it. ``taken`` holds a
+        ``Taken`` where the machine reads through it later, else the pair (choice, keys read)."""
+        for t in self.taken:
+            yield (t.choice, t.read) if type(t) is Taken else t
+
     def unused_choice_data(self) -> tuple:
         """(node id, location, keys) of each choice taken with data the decision never read: a card,
         cards, an ability, a target or an answer given at a node that has no use for it."""
         out = []
-        for t in self.taken:
-            ch, read = (t.choice, t.read) if type(t) is Taken else t
+        for ch, read in self.taken_choices():
             unread = tuple(k for k in DATA if getattr(ch, k) not in (None, ()) and k not in read)
             if unread:
                 out.append((ch.at, ch.loc, unread))
