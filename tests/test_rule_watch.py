@@ -5,6 +5,7 @@ result and final state with the watches as with every scan made; and on a game w
 only zone counts, scans are skipped."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,24 @@ def test_a_rule_reading_more_than_zone_counts_is_scanned_every_time():
     finally:
         object.__setattr__(rp, "when", rp_when)
     assert prog.interrupt_watch is None and prog.check_watch is not None
+
+
+def test_a_rule_reading_a_seat_is_scanned_again_when_the_seats_turn():
+    """A rule reading the turn player's deck: when the turn passes, the seats turn and the rule reads
+    another player's deck, with no card moved. Its scan is due again (as every scan made finds)."""
+    path = next(p for p in PATHS if p.parent.parent.name == "gundam" and p.parent.name == "scenarios")
+    game, sc = load(path)
+    rp = next(r for r in game.rule_processes.values() if r.type == "interrupt")
+    seated = m.All((m.Pred("count", (("eq", 0), ("player", "attack_side"), ("zone", "deck"))),
+                    m.Not(m.Pred("lost", (("player", "self"),)))))
+    p1, p2 = sc.players[0], sc.players[1]
+    empty = (p2[0], p2[1], tuple((z, cards) for z, cards in p2[2] if z != "deck"))
+    two_turns = dataclasses.replace(sc, turns=2, choices=(), players=[p1, empty] + list(sc.players[2:]))
+    rp_when = rp.when
+    try:
+        object.__setattr__(rp, "when", seated)
+        runs = [outcome(game, two_turns, program(game, two_turns, watching), policy="pass") for watching in (True, False)]
+    finally:
+        object.__setattr__(rp, "when", rp_when)
+    assert runs[0] == runs[1]
+    assert runs[1][0] != "error" and runs[1][1] != "ongoing"  # the rule ended the game in the second turn

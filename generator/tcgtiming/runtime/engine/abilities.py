@@ -178,7 +178,9 @@ def rule_watch(prog, rules):
     reads anything else (the rules are scanned every time, as before).
 
     This holds while every change to the cards of a zone goes through ``Machine.move_card``: where
-    the game has interrupt-type rules (the fast tier writes moves in place only where it has none)."""
+    the game has interrupt-type rules (the fast tier writes moves in place only where it has none),
+    and the seats turn only in ``Machine.seat_order``, which makes the rules due again (a rule reading
+    the turn player's zones reads another player's then)."""
     if not prog.interrupt_rules:
         return None
     from .conditions import PREDICATES  # (conditions imports this module)

@@ -90,8 +90,10 @@ class Machine(Flow, Windows, Abilities):
     def seat_order(self, tp: str) -> None:
         """The seats from the turn player (``template.rotation``, worked out once per scenario); ``order``:
         the players in turn order from the turn player. The seat list stays the same object (the
-        program's code reads it through local names)."""
+        program's code reads it through local names). A rule reading a seat's zones now reads another
+        player's, with no card moved: the watched rules are due again (``abilities.rule_watch``)."""
         self.order, self.seat[:] = self.setup.rounds[tp]
+        self.interrupt_due = self.check_due = True
 
     def who(self, pid: str | None) -> str:
         return "-" if pid is None else f"{self.names[pid]} ({pid})"
