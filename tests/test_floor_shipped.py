@@ -38,10 +38,12 @@ def compiled(game, name):
 
 def final(st):
     """What a run ends in besides the fingerprint: result, losers, the final zones, the choices taken
-    (the engine's through ``taken_choices``; the floor keeps a record per choice, as the engine did)."""
+    (the engine's through ``taken_choices``; the floor keeps them as the engine does: a ``Taken``
+    or the pair (choice, keys read))."""
     zones = tuple((pid, tuple((z, tuple(c.id for c in cards)) for z, cards in st.zones[pid].items() if cards))
                   for pid in st.players)
-    pairs = st.taken_choices() if hasattr(st, "taken_choices") else ((t.choice, t.read) for t in st.taken)
+    pairs = st.taken_choices() if hasattr(st, "taken_choices") else (
+        t if type(t) is tuple else (t.choice, t.read) for t in st.taken)
     taken = tuple((ch.at, ch.take, tuple(sorted(read))) for ch, read in pairs)
     return st.result, tuple(st.losers), zones, taken, st.policy_decisions, st.priority
 

@@ -62,7 +62,7 @@ def has(card, trait):
 def choice(st, node, options):
     """The next scripted choice of a player node, when it answers the decision (else unscripted)."""
     lst = st.choices.get(node)
-    if not (lst and id(ch := lst[0]) not in st.used_choices and not ch.card and ch.take in options):
+    if not (lst and not (ch := lst[0]).card and ch.take in options):  # (no choice listed twice: no taken-already test)
         raise NotImplementedError(f"an unscripted decision at {node}")
     ch, t = take(st, lst, {"take"})
     st.player_choice_node, st.player_choice = node, t

@@ -81,19 +81,16 @@ def ids_only(plan):
 
 
 def choices(n, taken):
-    """``n`` choices taken from a deque: as the engine takes them (used, a Taken record, what was read),
-    or just taken (``taken`` False)."""
-    Taken, items = shipped_floor.Taken, [shipped_floor.Choice({"at": "x"}) for _ in range(n)]
+    """``n`` choices taken from a deque: as the engine's window takes them (used, kept with what was
+    read: the pair, as a pass is kept), or just taken (``taken`` False)."""
+    items, read = [shipped_floor.Choice({"at": "x"}) for _ in range(n)], frozenset({"take"})
 
     def engine_way():
         lst, used, keep = deque(items), set(), [].append
         for _ in range(n):
             ch = lst.popleft()
             used.add(id(ch))
-            t = Taken()
-            t.choice = ch
-            keep(t)
-            t.read = {"take"}
+            keep((ch, read))
 
     def plain():
         lst = deque(items)

@@ -245,12 +245,15 @@ def take(st, lst, read):
     return ch, t
 
 
-def context(st):
-    """The context record: turn, turn player, each player's pending queue as an O(1) snapshot, the
-    stack's snapshot, priority."""
+def queues(st):
+    """Each player's pending queue as an O(1) snapshot."""
     a, b = st.queues
-    st.out((None, (st.turn_index, st.seat[0], ((a.log, a.head, len(a.log)), (b.log, b.head, len(b.log))), st.ssnap,
-                   st.priority)))
+    return (a.log, a.head, len(a.log)), (b.log, b.head, len(b.log))
+
+
+def context(st):
+    """The context record: turn, turn player, the pending queues' snapshot, the stack's snapshot, priority."""
+    st.out((None, (st.turn_index, st.seat[0], queues(st), st.ssnap, st.priority)))
 
 
 def end_of_turn(st):

@@ -112,7 +112,7 @@ def rule_effect(st, ni, nid):
     """A step's rule effect the player may decline, its choice scripted: taken as the engine takes a
     player's choice (the decision, the chosen card, the position)."""
     lst = st.choices.get(nid)
-    if not (lst and id(lst[0]) not in st.used_choices):
+    if not lst:  # (no choice listed twice: the engine tests for one taken already only then)
         raise NotImplementedError("an unscripted rule effect")
     st.at = st.node = ni
     ch, t = take(st, lst, {"take"})

@@ -1,6 +1,7 @@
 """A priority window of the semantic floor of shipped scenarios, with the stack: the work the engine's
 generated window loop (``wingen``) does for a window whose decisions are all scripted, written by
-hand - each decision a scripted choice taken from the node's deque (used, a ``Taken`` record), a
+hand - each decision a scripted choice taken from the node's deque (used; kept with the keys it read, as
+the engine's fast tier keeps it where nothing reads through it later: no ``Taken`` object), a
 pass counted, a play checked (its card's owner, the card's activated ability, the window's play
 kinds, the seat a timed play needs), put on the stack, the stack resolved newest first when both
 players pass in a row, and the window closed or opened again. ``window_t`` records the engine's
@@ -11,12 +12,15 @@ pending abilities waiting when the window opens) raise ``NotImplementedError``: 
 for the scenarios it is checked on."""
 from __future__ import annotations
 
-from shipped_floor import StackItem, Taken, context, out_of_steps
+from shipped_floor import StackItem, context, out_of_steps, queues
+
+PASS_READ = frozenset({"take"})
+PLAY_READ = frozenset({"take", "card", "ability", "cards", "target"})
 
 
-def _play(st, ch, t, p, plays, timed, when):
-    """A scripted play checked as the engine checks it: (card, ability, target)."""
-    t.read = {"take", "card"}
+def _play(st, ch, p, plays, timed, when):
+    """A scripted play checked as the engine checks it: (card, ability, target); the choice kept with
+    what it read."""
     k = st.cards.get(ch.card)
     a = None
     if k is not None and k.owner == p:
@@ -30,7 +34,7 @@ def _play(st, ch, t, p, plays, timed, when):
         raise NotImplementedError("a scripted play refused")
     if a.play in when:
         raise NotImplementedError("a play kind with a condition of its own")
-    t.read = {"take", "card", "ability", "cards", "target"}
+    st.taken.append((ch, PLAY_READ))
     st.pay_with = tuple(ch.cards) if ch.cards else ()
     if st.pay_with or a.cost:
         raise NotImplementedError("a play with a cost")
@@ -80,15 +84,19 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None,
     """A window at node ``ni`` (its choices keyed ``nid``), priority first to ``first``; ``reopen``: it
     opens again after the stack resolves; ``effects``: effect name -> function(st, item, args)."""
     o = st.out
+    # the context records made in place, as the engine's window makes them: turn and turn player read
+    # once, the queues' snapshot made again only after effects resolve (nothing else here changes them)
+    ti, tp = st.turn_index, st.seat[0]
     st.at = st.node = ni
     if st.queues[0].n or st.queues[1].n:
         raise NotImplementedError("pending abilities when a window opens")
+    qs = queues(st)
     players = st.players
     lst = st.choices.get(nid)
     used, keep = st.used_choices, st.taken.append
     if st.priority != first:
         st.priority = first
-        context(st)
+        o((None, (ti, tp, qs, st.ssnap, st.priority)))
     n = 0
     while True:
         st.left -= 1
@@ -96,23 +104,20 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None,
             out_of_steps(st)
         p = st.priority
         st.pay_with = ()
-        if not (lst and id(lst[0]) not in used):
+        if not lst:  # (no choice is listed twice: the engine tests for a choice taken already only then)
             raise NotImplementedError("an unscripted decision")
-        ch = lst.popleft()  # taken as the engine takes it: used, and a Taken record
+        ch = lst.popleft()  # taken as the engine takes it: used, kept with what it read
         used.add(id(ch))
-        t = Taken()
-        t.choice = ch
-        keep(t)
         if ch.take == "pass":
-            t.read = {"take"}
+            keep((ch, PASS_READ))
             n += 1
             o((ni, ("pass", n), p, "scenario"))
             st.priority = players[p == players[0]]
-            context(st)
+            o((None, (ti, tp, qs, st.ssnap, st.priority)))
             if n < 2:
                 continue
             st.priority = None
-            context(st)
+            o((None, (ti, tp, qs, st.ssnap, st.priority)))
             stack = st.stack
             if not stack:
                 o((ni, ("window_closes",)))
@@ -124,10 +129,11 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None,
                     out_of_steps(st)
                 item = stack.pop()
                 st.ssnap = st.ssnap[1]
-                context(st)
+                o((None, (ti, tp, qs, st.ssnap, st.priority)))
                 o((None, None))
                 done = None if item.negated else tuple([effects[e if type(e) is str else e[0]](st, item, e)
                                                         for e in item.ability.effect])
+                qs = queues(st)
                 o((st.at, ("resolved", item.controller, item.card.id, item.ability.id, done)))
                 r += 1
             o((ni, ("stack_resolved", r)))
@@ -136,24 +142,24 @@ def window_t(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None,
             n = 0
             if st.priority != first:
                 st.priority = first
-                context(st)
+                o((None, (ti, tp, qs, st.ssnap, st.priority)))
             continue
         if not ch.card:
             raise NotImplementedError("a play of no card")
-        k, a, g = _play(st, ch, t, p, plays, timed, when)
+        k, a, g = _play(st, ch, p, plays, timed, when)
         k.used = True
         _count_play(st, p, a)
         stack = st.stack
         item = StackItem(a, k, p, stack[-1] if stack else None, g)
         stack.append(item)
         st.ssnap = (item.ref, st.ssnap)
-        context(st)
+        o((None, (ti, tp, qs, st.ssnap, st.priority)))
         o((ni, ("window_play", k.id, a.id, None), p, "scenario"))
         n = 0
         q = players[p == players[0]]
         if st.priority != q:
             st.priority = q
-            context(st)
+            o((None, (ti, tp, qs, st.ssnap, st.priority)))
 
 
 def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None, when=frozenset()):
@@ -173,15 +179,12 @@ def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None,
             out_of_steps(st)
         p = st.priority
         st.pay_with = ()
-        if not (lst and id(lst[0]) not in used):
+        if not lst:  # (no choice is listed twice: the engine tests for a choice taken already only then)
             raise NotImplementedError("an unscripted decision")
-        ch = lst.popleft()  # taken as the engine takes it: used, and a Taken record
+        ch = lst.popleft()  # taken as the engine takes it: used, kept with what it read
         used.add(id(ch))
-        t = Taken()
-        t.choice = ch
-        keep(t)
         if ch.take == "pass":
-            t.read = {"take"}
+            keep((ch, PASS_READ))
             n += 1
             st.priority = players[p == players[0]]
             if n < 2:
@@ -206,7 +209,7 @@ def window_u(st, ni, nid, first, reopen, effects, plays=frozenset(), timed=None,
             continue
         if not ch.card:
             raise NotImplementedError("a play of no card")
-        k, a, g = _play(st, ch, t, p, plays, timed, when)
+        k, a, g = _play(st, ch, p, plays, timed, when)
         k.used = True
         _count_play(st, p, a)
         stack = st.stack
