@@ -15,7 +15,7 @@ rule has no condition, so a compile for them would fire nothing and scan nothing
 """
 from __future__ import annotations
 
-from shipped_floor import Attack, GameOver, Plan, context, end_of_turn, out_of_steps, start, take
+from shipped_floor import Attack, GameOver, Plan, out_of_steps, run_plain, run_traced, take
 from shipped_window import window_t, window_u
 
 ZONES = ("deck", "hand", "faction_area", "control_area", "damage")
@@ -144,17 +144,7 @@ def draw(st, pid, o):
 # --- traced --------------------------------------------------------------------------------------------
 def run_t(plan):
     """One run with the engine's records: (state, records)."""
-    records = []
-    st = start(plan, records.append)
-    for t in range(plan.turns):
-        st.turn_index = t
-        context(st)
-        try:
-            turn_t(st)
-        except GameOver:
-            break
-        end_of_turn(st)
-    return st, records
+    return run_traced(plan, turn_t)
 
 
 def turn_t(st):
@@ -314,15 +304,7 @@ def faction_t(st, o, SE):
 # --- untraced ------------------------------------------------------------------------------------------
 def run_u(plan):
     """One run without records: the state."""
-    st = start(plan)
-    for t in range(plan.turns):
-        st.turn_index = t
-        try:
-            turn_u(st)
-        except GameOver:
-            break
-        end_of_turn(st)
-    return st
+    return run_plain(plan, turn_u)
 
 
 def turn_u(st):

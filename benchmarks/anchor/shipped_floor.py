@@ -256,6 +256,35 @@ def context(st):
     st.out((None, (st.turn_index, st.seat[0], queues(st), st.ssnap, st.priority)))
 
 
+def run_traced(plan, turn):
+    """One run of ``turn(st)`` per turn with the engine's records: (state, records); the context
+    recorded at each turn's start, as ``simulate`` does."""
+    records = []
+    st = start(plan, records.append)
+    for t in range(plan.turns):
+        st.turn_index = t
+        context(st)
+        try:
+            turn(st)
+        except GameOver:
+            break
+        end_of_turn(st)
+    return st, records
+
+
+def run_plain(plan, turn):
+    """One run of ``turn(st)`` per turn without records: the state."""
+    st = start(plan)
+    for t in range(plan.turns):
+        st.turn_index = t
+        try:
+            turn(st)
+        except GameOver:
+            break
+        end_of_turn(st)
+    return st
+
+
 def end_of_turn(st):
     """The end of a turn: modifiers and used flags reset on every card, the seats passed on (the game
     swaps roles), the attack and the decisions of the turn forgotten."""

@@ -13,7 +13,7 @@ event in the scenario, so a compile for it would fire nothing: neither does this
 """
 from __future__ import annotations
 
-from shipped_floor import GameOver, Plan, context, end_of_turn, out_of_steps, start, take
+from shipped_floor import Plan, out_of_steps, run_plain, run_traced, take
 from shipped_window import negate_t, negate_u, window_t, window_u
 
 ZONES = ("deck", "hand", "junk_yard", "field")
@@ -154,17 +154,7 @@ def end_effects(st):
 
 def run_t(plan):
     """One run with the engine's records: (state, records)."""
-    records = []
-    st = start(plan, records.append)
-    for t in range(plan.turns):
-        st.turn_index = t
-        context(st)
-        try:
-            turn_t(st)
-        except GameOver:
-            break
-        end_of_turn(st)
-    return st, records
+    return run_traced(plan, turn_t)
 
 
 def _w(st, ni, nid):
@@ -299,15 +289,7 @@ def turn_t(st):
 # --- untraced ------------------------------------------------------------------------------------------
 def run_u(plan):
     """One run without records: the state."""
-    st = start(plan)
-    for t in range(plan.turns):
-        st.turn_index = t
-        try:
-            turn_u(st)
-        except GameOver:
-            break
-        end_of_turn(st)
-    return st
+    return run_plain(plan, turn_u)
 
 
 def _wu(st, ni, nid, window=window_u, effects=EFFECTS_U):
